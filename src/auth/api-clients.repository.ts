@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiClientEntity } from './api-client.entity.js';
+
+/** SQL for API clients; nothing domain-specific. */
+@Injectable()
+export class ApiClientsRepository {
+  constructor(
+    @InjectRepository(ApiClientEntity) private readonly repo: Repository<ApiClientEntity>,
+  ) {}
+
+  findByKey(key: string): Promise<ApiClientEntity | null> {
+    return this.repo.findOneBy({ key });
+  }
+
+  /** By id or by public key: what an operator types into the credentials tool. */
+  findByIdOrKey(ref: string): Promise<ApiClientEntity | null> {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
+    return isUuid ? this.repo.findOneBy({ id: ref }) : this.repo.findOneBy({ key: ref });
+  }
+
+  findActiveByName(name: string): Promise<ApiClientEntity | null> {
+    return this.repo.findOneBy({ name, active: true });
+  }
+
+  list(): Promise<ApiClientEntity[]> {
+    return this.repo.find({ order: { createdAt: 'ASC' } });
+  }
+
+  save(client: ApiClientEntity): Promise<ApiClientEntity> {
+    return this.repo.save(client);
+  }
+
+  create(fields: Partial<ApiClientEntity>): ApiClientEntity {
+    return this.repo.create(fields);
+  }
+
+  async touchLastUsed(id: string, at: Date): Promise<void> {
+    // A bare UPDATE: bookkeeping, not a change of the client (updated_at stays).
+    await this.repo.query('UPDATE api_clients SET last_used_at = $2 WHERE id = $1', [id, at]);
+  }
+}

@@ -1,0 +1,174 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, notFound } from '../common/errors/domain-error.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/app-config.js';
+import { ApiClientEntity } from './api-client.entity.js';
+import { ApiClientsRepository } from './api-clients.repository.js';
+import { hashSecret, newClientKey, newClientSecret } from './credentials.js';
+import { isScope, Scope, SCOPES } from './scopes.js';
+
+export interface ClientSettings {
+  scopes?: Scope[];
+  rateLimitPerMinute?: number;
+  cuirUniqueness?: boolean;
+  cuirRules?: boolean;
+}
+
+/** What an operator sees of a client: never a secret or a hash. */
+export interface ClientView {
+  id: string;
+  name: string;
+  key: string;
+  scopes: string[];
+  rate_limit_per_minute: number;
+  cuir_uniqueness: boolean;
+  cuir_rules: boolean;
+  active: boolean;
+  rotating: boolean;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface IssuedCredentials {
+  client: ClientView;
+  key: string;
+  secret: string;
+}
+
+export const DEMO_CLIENT_NAME = 'demo';
+
+/** Parses "all" or a comma list of scopes; refuses unknown ones by name. */
+export function parseScopes(list: string): Scope[] {
+  if (list.trim() === 'all') return [...SCOPES];
+  const scopes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0 || scopes.length === 0) {
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `Unknown scope(s): ${unknown.join(', ') || '(none given)'}; known: ${SCOPES.join(', ')}, or all`,
+    );
+  }
+  return [...new Set(scopes)] as Scope[];
+}
+
+/** The issuance rules of SPEC 2: create, list, update, rotate, revoke (the credentials tool). */
+@Injectable()
+export class ApiClientsService {
+  constructor(
+    private readonly clients: ApiClientsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(name: string, settings: ClientSettings): Promise<IssuedCredentials> {
+    if (await this.clients.findActiveByName(name)) {
+      throw new DomainError('VALIDATION_FAILED', `An active client named "${name}" already exists`);
+    }
+    const key = newClientKey();
+    const secret = newClientSecret();
+    const client = await this.clients.save(
+      this.clients.create({
+        name,
+        key,
+        secretHash: this.hash(key, secret),
+        nextSecretHash: null,
+        scopes: settings.scopes ?? [],
+        rateLimitPerMinute:
+          settings.rateLimitPerMinute ?? this.config.auth.defaultRateLimitPerMinute,
+        cuirUniqueness: settings.cuirUniqueness ?? true,
+        cuirRules: settings.cuirRules ?? false,
+        active: true,
+      }),
+    );
+    return { client: toView(client), key, secret };
+  }
+
+  async list(): Promise<ClientView[]> {
+    return (await this.clients.list()).map(toView);
+  }
+
+  async update(ref: string, settings: ClientSettings): Promise<ClientView> {
+    const client = await this.get(ref);
+    if (settings.scopes) client.scopes = settings.scopes;
+    if (settings.rateLimitPerMinute !== undefined)
+      client.rateLimitPerMinute = settings.rateLimitPerMinute;
+    if (settings.cuirUniqueness !== undefined) client.cuirUniqueness = settings.cuirUniqueness;
+    if (settings.cuirRules !== undefined) client.cuirRules = settings.cuirRules;
+    return toView(await this.clients.save(client));
+  }
+
+  /** Adds a second valid secret; both work until `finishRotation`. */
+  async rotate(ref: string): Promise<IssuedCredentials> {
+    const client = await this.get(ref);
+    if (client.nextSecretHash) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'A rotation is already under way: finish it first (rotate --finish)',
+      );
+    }
+    const secret = newClientSecret();
+    client.nextSecretHash = this.hash(client.key, secret);
+    return { client: toView(await this.clients.save(client)), key: client.key, secret };
+  }
+
+  /** Drops the old secret: only the one issued by `rotate` remains valid. */
+  async finishRotation(ref: string): Promise<ClientView> {
+    const client = await this.get(ref);
+    if (!client.nextSecretHash)
+      throw new DomainError('VALIDATION_FAILED', 'No rotation is under way');
+    client.secretHash = client.nextSecretHash;
+    client.nextSecretHash = null;
+    return toView(await this.clients.save(client));
+  }
+
+  async revoke(ref: string): Promise<ClientView> {
+    const client = await this.get(ref);
+    client.active = false;
+    client.revokedAt ??= new Date();
+    return toView(await this.clients.save(client));
+  }
+
+  /**
+   * The embedded-mode demo client: every scope, and a fresh secret at every start so the
+   * banner can always print working credentials (only the hash is ever stored).
+   */
+  async ensureDemoClient(): Promise<IssuedCredentials> {
+    const existing = await this.clients.findActiveByName(DEMO_CLIENT_NAME);
+    if (!existing) return this.create(DEMO_CLIENT_NAME, { scopes: [...SCOPES] });
+    const secret = newClientSecret();
+    existing.secretHash = this.hash(existing.key, secret);
+    existing.nextSecretHash = null;
+    existing.scopes = [...SCOPES];
+    return { client: toView(await this.clients.save(existing)), key: existing.key, secret };
+  }
+
+  private async get(ref: string): Promise<ApiClientEntity> {
+    const client = await this.clients.findByIdOrKey(ref);
+    if (!client) throw notFound('API client');
+    return client;
+  }
+
+  private hash(key: string, secret: string): string {
+    return hashSecret(this.config.auth.secretPepper, key, secret);
+  }
+}
+
+function toView(c: ApiClientEntity): ClientView {
+  return {
+    id: c.id,
+    name: c.name,
+    key: c.key,
+    scopes: c.scopes,
+    rate_limit_per_minute: c.rateLimitPerMinute,
+    cuir_uniqueness: c.cuirUniqueness,
+    cuir_rules: c.cuirRules,
+    active: c.active,
+    rotating: c.nextSecretHash !== null,
+    created_at: c.createdAt.toISOString(),
+    last_used_at: c.lastUsedAt?.toISOString() ?? null,
+    revoked_at: c.revokedAt?.toISOString() ?? null,
+  };
+}

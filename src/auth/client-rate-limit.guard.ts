@@ -1,0 +1,83 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Response } from 'express';
+import {
+  RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../common/errors/domain-error.js';
+import type { RequestWithContext } from '../common/http/request-context.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * Per-client rate limit (SPEC 2), after the AuthGuard: every request of a client counts
+ * against its own per-minute budget across all endpoints; over it, 429 RATE_LIMITED with
+ * Retry-After. Counters live in memory (one instance) or in PostgreSQL (RATE_LIMIT_STORE=
+ * postgres, shared by all instances, with an in-memory fallback if the database errs).
+ */
+@Injectable()
+export class ClientRateLimitGuard implements CanActivate {
+  /** One limiter per distinct limit: the library fixes the budget per limiter. */
+  private readonly limiters = new Map<number, RateLimiterAbstract>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const client = context.switchToHttp().getRequest<RequestWithContext>().apiClient;
+    if (!client) return true; // public route
+    const res = context.switchToHttp().getResponse<Response>();
+    const limit = client.rateLimitPerMinute;
+    try {
+      const r = await this.limiterFor(limit).consume(client.id);
+      setHeaders(res, limit, r);
+      return true;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      setHeaders(res, limit, rejection);
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Rate limit of ${limit} requests per minute exceeded`,
+        undefined,
+        {
+          headers: { 'Retry-After': String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))) },
+        },
+      );
+    }
+  }
+
+  private limiterFor(points: number): RateLimiterAbstract {
+    let limiter = this.limiters.get(points);
+    if (!limiter) {
+      const opts = { points, duration: WINDOW_SECONDS, keyPrefix: `client${points}` };
+      limiter =
+        this.config.auth.rateLimitStore === 'postgres'
+          ? new RateLimiterPostgres({
+              ...opts,
+              storeClient: this.db,
+              storeType: 'typeorm',
+              tableName: 'rate_limits',
+              tableCreated: true,
+              clearExpiredByTimeout: true,
+              insuranceLimiter: new RateLimiterMemory(opts),
+            })
+          : new RateLimiterMemory(opts);
+      this.limiters.set(points, limiter);
+    }
+    return limiter;
+  }
+}
+
+function setHeaders(res: Response, limit: number, r: RateLimiterRes): void {
+  res.setHeader('RateLimit-Limit', String(limit));
+  res.setHeader('RateLimit-Remaining', String(Math.max(0, r.remainingPoints)));
+  res.setHeader('RateLimit-Reset', String(Math.ceil(r.msBeforeNext / 1000)));
+}

@@ -1,0 +1,39 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const KEY_PREFIX = 'rk_';
+export const SECRET_PREFIX = 'rs_';
+
+/** A public client key: prefixed, 128 random bits. */
+export function newClientKey(): string {
+  return KEY_PREFIX + randomBytes(16).toString('base64url');
+}
+
+/** A client secret: prefixed, 256 random bits, shown once. */
+export function newClientSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/**
+ * Secrets carry 256 bits of randomness, so a slow password hash buys nothing; a keyed hash
+ * (HMAC-SHA-256 with a server-side pepper, bound to the client key) keeps a leaked table useless.
+ */
+export function hashSecret(pepper: string, key: string, secret: string): string {
+  return createHmac('sha256', pepper).update(`${key}\0${secret}`).digest('hex');
+}
+
+/** Constant-time check of a presented secret against any of the stored hashes. */
+export function secretMatches(
+  pepper: string,
+  key: string,
+  secret: string,
+  hashes: string[],
+): boolean {
+  const presented = Buffer.from(hashSecret(pepper, key, secret), 'hex');
+  let ok = false;
+  for (const h of hashes) {
+    const stored = Buffer.from(h, 'hex');
+    // Compare every hash (no early exit) so the answer time does not depend on which matched.
+    if (stored.length === presented.length && timingSafeEqual(stored, presented)) ok = true;
+  }
+  return ok;
+}

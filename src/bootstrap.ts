@@ -1,0 +1,80 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { startSandbox } from '../sandbox/server.js';
+import { AppModule } from './app.module.js';
+import { NestPinoLogger } from './common/logging/logger.js';
+import { AppConfig, needsSandbox, withDatabaseUrl, withSandbox } from './config/app-config.js';
+import { configureApp } from './configure-app.js';
+import { startEmbeddedPostgres } from './database/embedded-postgres.js';
+import { runMigrations } from './database/migrate.js';
+
+export interface Runtime {
+  app: NestExpressApplication;
+  /** Base URL the HTTP server listens on. */
+  url: string;
+  config: AppConfig;
+  sandboxUrl?: string;
+  embeddedDatabase: boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts everything the service needs, in dependency order: the embedded PostgreSQL when no
+ * DATABASE_URL is set, the sandbox for any registry URL left unset, the migrations, then the
+ * Nest app. Stops in reverse order. Used by main.ts and by the e2e tests alike.
+ */
+export async function startRuntime(initial: AppConfig, logger: Logger): Promise<Runtime> {
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse())
+      await stop().catch((err) => logger.error({ err }, 'stop failed'));
+  };
+  try {
+    let config = initial;
+    const embeddedDatabase = !config.database.url;
+    if (embeddedDatabase) {
+      const db = await startEmbeddedPostgres({
+        dataDir: config.database.embedded.dir,
+        port: config.database.embedded.port,
+      });
+      stops.push(() => db.stop());
+      // PGlite runs one session at a time: a larger pool would only queue in the multiplexer.
+      config = withDatabaseUrl(config, db.url, 1);
+    }
+    let sandboxUrl: string | undefined;
+    if (needsSandbox(config)) {
+      const sandbox = await startSandbox({ port: config.sandbox.port, quiet: true });
+      stops.push(() => sandbox.close());
+      sandboxUrl = sandbox.url;
+      config = withSandbox(config, sandbox.url);
+    }
+    const applied = await runMigrations(config.database.url as string);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+
+    const app = await NestFactory.create<NestExpressApplication>(
+      AppModule.forRoot(config, logger),
+      {
+        bodyParser: false,
+        logger: new NestPinoLogger(logger.child({ component: 'nest' })),
+      },
+    );
+    stops.push(() => app.close());
+    await configureApp(app, logger);
+    const server = await app.listen(config.http.port, config.http.host);
+    server.requestTimeout = config.http.requestTimeoutMs;
+    const { port } = server.address() as AddressInfo;
+    return {
+      app,
+      url: `http://127.0.0.1:${port}`,
+      config,
+      sandboxUrl,
+      embeddedDatabase,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,130 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type {
+  ApiClientsService,
+  ClientSettings,
+  ClientView,
+  IssuedCredentials,
+} from '../auth/api-clients.service.js';
+import { parseScopes } from '../auth/api-clients.service.js';
+import type { Output } from './output.js';
+
+const onOff = (value: string): boolean => {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new InvalidArgumentError('expected on or off');
+};
+const positiveInt = (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
+    throw new InvalidArgumentError('expected a whole number from 1 to 1000000');
+  }
+  return Number(value);
+};
+
+interface SettingsFlags {
+  scopes?: string;
+  rateLimit?: number;
+  cuirUniqueness?: boolean;
+  cuirRules?: boolean;
+  json?: boolean;
+}
+
+function settingsFrom(flags: SettingsFlags): ClientSettings {
+  return {
+    scopes: flags.scopes === undefined ? undefined : parseScopes(flags.scopes),
+    rateLimitPerMinute: flags.rateLimit,
+    cuirUniqueness: flags.cuirUniqueness,
+    cuirRules: flags.cuirRules,
+  };
+}
+
+const withSettingsFlags = (cmd: Command) =>
+  cmd
+    .option('--rate-limit <n>', 'requests per minute', positiveInt)
+    .option('--cuir-uniqueness <on|off>', 'refuse a second CUIR for the same groupId+itemId', onOff)
+    .option('--cuir-rules <on|off>', 'enforce the type/subtype compatibility rules', onOff)
+    .option('--json', 'print one JSON object on stdout');
+
+/** `clients …`: the credentials tool of SPEC 2. `run` supplies the service on an open database. */
+export function clientsCommand(
+  run: (fn: (svc: ApiClientsService) => Promise<unknown>) => Promise<void>,
+  out: Output,
+): Command {
+  const clients = new Command('clients').description('issue and manage API client credentials');
+
+  withSettingsFlags(
+    clients
+      .command('create')
+      .description('create a client; prints its key and secret (the secret is shown only now)')
+      .requiredOption('--name <name>', 'client (provider platform) name')
+      .requiredOption('--scopes <list>', `comma-separated scopes, or "all"`),
+  ).action((flags: SettingsFlags & { name: string }) =>
+    run(async (svc) =>
+      printIssued(out, await svc.create(flags.name, settingsFrom(flags)), flags.json),
+    ),
+  );
+
+  clients
+    .command('list')
+    .description('list clients (never secrets)')
+    .option('--json', 'print one JSON object on stdout')
+    .action((flags: { json?: boolean }) =>
+      run(async (svc) => {
+        const list = await svc.list();
+        if (flags.json) out.json({ clients: list });
+        else list.forEach((c) => out.line(describe(c)));
+      }),
+    );
+
+  withSettingsFlags(
+    clients
+      .command('update <ref>')
+      .description('change scopes, rate limit or CUIR policies of a client (by id or key)')
+      .option('--scopes <list>', 'comma-separated scopes, or "all"'),
+  ).action((ref: string, flags: SettingsFlags) =>
+    run(async (svc) => printView(out, await svc.update(ref, settingsFrom(flags)), flags.json)),
+  );
+
+  clients
+    .command('rotate <ref>')
+    .description('issue a second secret (both work); --finish drops the old one')
+    .option('--finish', 'end the rotation: only the newest secret stays valid')
+    .option('--json', 'print one JSON object on stdout')
+    .action((ref: string, flags: { finish?: boolean; json?: boolean }) =>
+      run(async (svc) =>
+        flags.finish
+          ? printView(out, await svc.finishRotation(ref), flags.json)
+          : printIssued(out, await svc.rotate(ref), flags.json),
+      ),
+    );
+
+  clients
+    .command('revoke <ref>')
+    .description('revoke a client: its credentials stop working within seconds')
+    .option('--json', 'print one JSON object on stdout')
+    .action((ref: string, flags: { json?: boolean }) =>
+      run(async (svc) => printView(out, await svc.revoke(ref), flags.json)),
+    );
+
+  return clients;
+}
+
+function printIssued(out: Output, issued: IssuedCredentials, json?: boolean): void {
+  if (json) {
+    out.json({ ...issued.client, key: issued.key, secret: issued.secret });
+    return;
+  }
+  out.line(describe(issued.client));
+  out.line(`  X-API-Key:    ${issued.key}`);
+  out.line(`  X-API-Secret: ${issued.secret}`);
+  out.line('  (the secret is shown only now; it is stored as a hash)');
+}
+
+function printView(out: Output, view: ClientView, json?: boolean): void {
+  if (json) out.json(view);
+  else out.line(describe(view));
+}
+
+function describe(c: ClientView): string {
+  const state = c.active ? (c.rotating ? 'active, rotating' : 'active') : 'revoked';
+  return `${c.name} (${c.id}) key=${c.key} [${state}] scopes=${c.scopes.join(',') || '-'} rate=${c.rate_limit_per_minute}/min cuir-uniqueness=${c.cuir_uniqueness ? 'on' : 'off'} cuir-rules=${c.cuir_rules ? 'on' : 'off'}`;
+}

@@ -1,0 +1,41 @@
+import { Command } from 'commander';
+import pino from 'pino';
+import { ApiClientEntity } from '../auth/api-client.entity.js';
+import { ApiClientsRepository } from '../auth/api-clients.repository.js';
+import { ApiClientsService } from '../auth/api-clients.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { ConfigError, loadConfig } from '../config/app-config.js';
+import { openCliDatabase } from './cli-database.js';
+import { clientsCommand } from './clients.command.js';
+import { processOutput as out } from './output.js';
+
+async function main(argv: string[]): Promise<number> {
+  const config = loadConfig(process.env);
+  const withClients = async (fn: (svc: ApiClientsService) => Promise<unknown>) => {
+    const db = await openCliDatabase(config, [ApiClientEntity]);
+    try {
+      const repo = new ApiClientsRepository(db.dataSource.getRepository(ApiClientEntity));
+      await fn(new ApiClientsService(repo, config));
+    } finally {
+      await db.close();
+    }
+  };
+  const program = new Command('prescription-registry')
+    .description('operator tool of the Prescription Registry Service')
+    .configureOutput({
+      writeOut: (s) => out.line(s.trimEnd()),
+      writeErr: (s) => out.error(s.trimEnd()),
+    });
+  program.addCommand(clientsCommand(withClients, out));
+  await program.parseAsync(argv);
+  return 0;
+}
+
+main(process.argv)
+  .then((code) => process.exit(code))
+  .catch((err: unknown) => {
+    if (err instanceof DomainError || err instanceof ConfigError)
+      out.error(`error: ${err.message}`);
+    else pino({ level: 'error' }, pino.destination(2)).error({ err }, 'command failed');
+    process.exit(1);
+  });

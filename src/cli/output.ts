@@ -1,0 +1,12 @@
+/** stdout carries only the command's result (one JSON object with --json); diagnostics go to stderr. */
+export interface Output {
+  json(value: unknown): void;
+  line(text: string): void;
+  error(text: string): void;
+}
+
+export const processOutput: Output = {
+  json: (value) => process.stdout.write(`${JSON.stringify(value)}\n`),
+  line: (text) => process.stdout.write(`${text}\n`),
+  error: (text) => process.stderr.write(`${text}\n`),
+};

@@ -1,0 +1,142 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { RouteMethodIndex } from '../http/route-methods.js';
+import type { RequestWithContext } from '../http/request-context.js';
+import { DomainError } from './domain-error.js';
+import { ERROR_STATUS, ErrorCode, ErrorDetail } from './error-codes.js';
+
+interface Problem {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+}
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Errors raised by Express's body parser before any Nest code runs. */
+const BODY_PARSER_ERRORS: Record<string, Omit<Problem, 'status'> & { status: number }> = {
+  'entity.parse.failed': {
+    status: 400,
+    code: 'MALFORMED_JSON',
+    message: 'Request body is not valid JSON',
+  },
+  'entity.too.large': {
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'Request body exceeds 100 kB',
+  },
+  'encoding.unsupported': {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Unsupported content encoding',
+  },
+  'charset.unsupported': {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Unsupported charset',
+  },
+  'request.aborted': { status: 400, code: 'MALFORMED_JSON', message: 'Request body was aborted' },
+  'request.size.invalid': {
+    status: 400,
+    code: 'MALFORMED_JSON',
+    message: 'Request body size mismatch',
+  },
+};
+
+/**
+ * The one place where anything thrown becomes an HTTP answer: the error envelope of SPEC 1.
+ * Domain codes map to statuses; unexpected errors are logged with their stack and answered
+ * as 500 INTERNAL without internals.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(
+    private readonly logger: Logger,
+    private readonly routes: RouteMethodIndex,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const problem = this.toProblem(exception, req);
+
+    if (problem.status >= 500) {
+      this.logger.error(
+        { err: exception, request_id: (req as RequestWithContext).requestId, code: problem.code },
+        'request error',
+      );
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
+    // Set explicitly: a route may have set another content type before it failed.
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.status(problem.status).json({
+      success: false,
+      error: {
+        code: problem.code,
+        message: problem.message,
+        ...(problem.details ? { details: problem.details } : {}),
+      },
+      request_id: (req as RequestWithContext).requestId,
+    });
+  }
+
+  private toProblem(exception: unknown, req: Request): Problem {
+    if (exception instanceof DomainError) {
+      return {
+        status: ERROR_STATUS[exception.code],
+        code: exception.code,
+        message: exception.message,
+        details: exception.details,
+        headers: exception.headers,
+      };
+    }
+    // Express's adapter wraps body-parser errors in an HttpException; the original is the cause.
+    const original =
+      exception instanceof HttpException && exception.cause ? exception.cause : exception;
+    const bodyParserType = (original as { type?: unknown })?.type;
+    if (typeof bodyParserType === 'string' && BODY_PARSER_ERRORS[bodyParserType]) {
+      return BODY_PARSER_ERRORS[bodyParserType];
+    }
+    if (exception instanceof HttpException) return this.fromHttpException(exception, req);
+    return { status: 500, code: 'INTERNAL', message: 'Internal server error' };
+  }
+
+  private fromHttpException(exception: HttpException, req: Request): Problem {
+    const status = exception.getStatus();
+    if (status === 404) {
+      // Nest answers unmatched routes with a 404; a path that exists under another method is a 405.
+      const allowed = this.routes.allowedMethods(req.path);
+      if (allowed.length > 0 && !allowed.includes(req.method)) {
+        return {
+          status: 405,
+          code: 'METHOD_NOT_ALLOWED',
+          message: `Method ${req.method} not allowed on this path`,
+          headers: { Allow: allowed.join(', ') },
+        };
+      }
+      return { status: 404, code: 'NOT_FOUND', message: 'Resource not found' };
+    }
+    const code = STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');
+    const message = status >= 500 ? 'Internal server error' : exception.message;
+    return { status, code, message };
+  }
+}

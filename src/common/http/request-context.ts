@@ -1,0 +1,18 @@
+import type { Request } from 'express';
+
+/** What the authentication guard learns about the caller; later layers read it from here. */
+export interface AuthenticatedClient {
+  id: string;
+  name: string;
+  scopes: readonly string[];
+  rateLimitPerMinute: number;
+  cuirUniqueness: boolean;
+  cuirRules: boolean;
+}
+
+/** The per-request state our middlewares and guards attach to Express's request. */
+export interface RequestWithContext extends Request {
+  requestId: string;
+  startedAt: bigint;
+  apiClient?: AuthenticatedClient;
+}

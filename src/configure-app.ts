@@ -1,0 +1,35 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import type { Logger } from 'pino';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { httpObservabilityMiddleware } from './common/http/http-observability.middleware.js';
+import { jsonOnlyMiddleware } from './common/http/json-only.middleware.js';
+import { requestIdMiddleware } from './common/http/request-id.middleware.js';
+import { RouteMethodIndex } from './common/http/route-methods.js';
+import { RequestValidationPipe } from './common/validation/request-validation.pipe.js';
+import { MetricsService } from './metrics/metrics.service.js';
+import { setupOpenApi } from './openapi/setup-openapi.js';
+
+/** SPEC 1: bodies over 100 kB are refused with 413. */
+export const BODY_LIMIT = '100kb';
+
+/**
+ * The wire conventions, app-wide, in the order a request meets them: request id, observability,
+ * the JSON-only rule, the body parser, then Nest's guards, pipes and the one exception filter.
+ * Shared by main.ts and the e2e tests so both run exactly the same app.
+ */
+export async function configureApp(app: NestExpressApplication, logger: Logger): Promise<void> {
+  const routes = new RouteMethodIndex();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestIdMiddleware);
+  app.use(httpObservabilityMiddleware(logger, app.get(MetricsService)));
+  app.use(jsonOnlyMiddleware);
+  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
+  app.useGlobalFilters(new AllExceptionsFilter(logger.child({ component: 'errors' }), routes));
+  app.useGlobalPipes(new RequestValidationPipe());
+  app.enableShutdownHooks();
+  setupOpenApi(app);
+  await app.init();
+  routes.loadFrom(app.getHttpAdapter().getInstance());
+}

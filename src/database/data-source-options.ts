@@ -1,0 +1,20 @@
+import type { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../../migrations/index.js';
+
+/** The connection settings shared by the service, the migration runner and the CLI. */
+export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    synchronize: false,
+    migrationsRun: false,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    extra: {
+      max: poolSize,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30000,
+      application_name: 'prescription-registry',
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { dataSourceOptions } from './data-source-options.js';
+
+@Module({})
+export class DatabaseModule {
+  static forRoot(url: string, poolSize: number): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(url, poolSize),
+          autoLoadEntities: true,
+          // The bootstrap has run the migrations already; fail fast rather than retry forever.
+          retryAttempts: 0,
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { ApiClientsService } from './auth/api-clients.service.js';
+import { startRuntime } from './bootstrap.js';
+import { ConfigError, loadConfig } from './config/app-config.js';
+import { createRootLogger } from './common/logging/logger.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createRootLogger(config.logLevel);
+  const runtime = await startRuntime(config, logger);
+  const banner = [
+    '',
+    `Prescription Registry Service listening on ${runtime.url}`,
+    `  API docs:      ${runtime.url}/docs  (OpenAPI: ${runtime.url}/openapi.json)`,
+    `  Health:        ${runtime.url}/health/ready   Metrics: ${runtime.url}/metrics`,
+    `  Database:      ${runtime.embeddedDatabase ? `embedded PostgreSQL (PGlite) in ${config.database.embedded.dir}` : 'DATABASE_URL'}`,
+    ...(runtime.sandboxUrl
+      ? [
+          `  Sandbox:       ${runtime.sandboxUrl}  (emulated SISA/REFEPS, RENAPER, catalogue, ministry)`,
+        ]
+      : []),
+  ];
+  if (runtime.embeddedDatabase && config.demoClient) {
+    // A fresh demo secret at every start: only hashes are stored, so this is the only way to
+    // print credentials that work.
+    const demo = await runtime.app.get(ApiClientsService).ensureDemoClient();
+    banner.push(
+      '',
+      '  Demo client (every scope; a new secret at every start):',
+      `    X-API-Key:    ${demo.key}`,
+      `    X-API-Secret: ${demo.secret}`,
+      '',
+      '  Try it:',
+      `    curl -s ${runtime.url}/v1/medicamentos/buscar?q=ibuprofeno -H 'X-API-Key: ${demo.key}' -H 'X-API-Secret: ${demo.secret}'`,
+    );
+  }
+  banner.push('');
+  process.stdout.write(`${banner.join('\n')}\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    const force = setTimeout(() => process.exit(1), config.http.shutdownGraceMs).unref();
+    runtime
+      .stop()
+      .then(() => {
+        clearTimeout(force);
+        logger.flush();
+        process.exit(0);
+      })
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/**
+ * One Prometheus registry per application instance (not the library's global one), so
+ * several apps in one test process do not collide. Domain modules add their own metrics here.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ERROR_STATUS } from '../common/errors/error-codes.js';
+
+export class ErrorDetailDto {
+  @ApiProperty({ example: 'items[0].cantidad' })
+  field: string;
+
+  @ApiProperty({ example: 'must be an integer from 1 to 999' })
+  issue: string;
+}
+
+export class ErrorBodyDto {
+  @ApiProperty({ enum: Object.keys(ERROR_STATUS), example: 'VALIDATION_FAILED' })
+  code: string;
+
+  @ApiProperty({ example: 'Request validation failed' })
+  message: string;
+
+  @ApiPropertyOptional({ type: [ErrorDetailDto], description: 'Present for validation errors' })
+  details?: ErrorDetailDto[];
+}
+
+/** The error envelope of SPEC 1, returned for every error the service emits. */
+export class ErrorEnvelopeDto {
+  @ApiProperty({ example: false })
+  success: false;
+
+  @ApiProperty({ type: ErrorBodyDto })
+  error: ErrorBodyDto;
+
+  @ApiProperty({ example: '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11' })
+  request_id: string;
+}
