@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor.js';
+import { ResilienceModule } from './common/resilience/resilience.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { UndeclaredQueryInterceptor } from './common/validation/undeclared-query.interceptor.js';
 import { AppConfig } from './config/app-config.js';
@@ -24,6 +25,7 @@ export class AppModule {
         LoggingModule.forRoot(logger),
         DatabaseModule.forRoot(config.database.url, config.database.poolSize),
         MetricsModule,
+        ResilienceModule,
         HealthModule,
         AuthModule,
         CuirModule,

@@ -28,6 +28,14 @@ export interface AppConfig {
     sisaUser: string;
     sisaPassword: string;
   };
+  /** The outbound-call policy shared by every external system (timeout is registries.timeoutMs). */
+  resilience: {
+    maxAttempts: number;
+    breakerThreshold: number;
+    halfOpenAfterMs: number;
+    bulkheadLimit: number;
+    bulkheadQueue: number;
+  };
   ministry: {
     clientId: string;
     clientSecret: string;
@@ -108,6 +116,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: raw.REGISTRY_TIMEOUT_MS ?? 3000,
       sisaUser: raw.SISA_USUARIO ?? 'sandbox',
       sisaPassword: raw.SISA_CLAVE ?? 'sandbox',
+    },
+    resilience: {
+      maxAttempts: raw.REGISTRY_MAX_ATTEMPTS ?? 2,
+      breakerThreshold: raw.REGISTRY_BREAKER_THRESHOLD ?? 5,
+      halfOpenAfterMs: raw.REGISTRY_BREAKER_HALF_OPEN_MS ?? 10000,
+      bulkheadLimit: raw.REGISTRY_MAX_CONCURRENCY ?? 20,
+      bulkheadQueue: (raw.REGISTRY_MAX_CONCURRENCY ?? 20) * 5,
     },
     ministry: {
       clientId: raw.MINISTERIO_CLIENT_ID ?? 'sandbox',

@@ -130,6 +130,34 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IsInt()
   @Min(1)
+  @Max(5)
+  REGISTRY_MAX_ATTEMPTS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  REGISTRY_BREAKER_THRESHOLD?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  REGISTRY_BREAKER_HALF_OPEN_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  REGISTRY_MAX_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   @Max(86400)
   MINISTRY_RETRY_DELAY_SECONDS?: number;
 
