@@ -1,0 +1,109 @@
+/**
+ * An in-memory read-through cache for lookups in external registries, where "not found" is an
+ * answer (null) worth caching too, only for less time.
+ *
+ * - single flight: concurrent misses for one key share one load;
+ * - hits live `ttlMs`, misses `negativeTtlMs`;
+ * - a hit may be served up to `staleTtlMs` past its lifetime, but only when a reload fails
+ *   with an error `serveStaleOn` accepts (the registry is down, not "the record is gone");
+ * - bounded: least recently used entries go first, and expired ones are swept regularly so
+ *   personal data does not linger in memory past its retention.
+ */
+export interface LookupCacheOptions {
+  ttlMs: number;
+  negativeTtlMs: number;
+  staleTtlMs?: number;
+  maxEntries: number;
+  serveStaleOn?: (err: unknown) => boolean;
+  /** Called when a stale hit is served instead of the error (for a log line or a metric). */
+  onStaleServed?: (err: unknown) => void;
+  now?: () => number;
+}
+
+interface Entry<V> {
+  value: V | null;
+  freshUntil: number;
+  /** Past this the entry is gone even as a stale fallback. */
+  keepUntil: number;
+}
+
+export class LookupCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly inflight = new Map<string, Promise<V | null>>();
+  private readonly now: () => number;
+  private readonly sweepEveryMs: number;
+  private nextSweepAt: number;
+
+  constructor(private readonly options: LookupCacheOptions) {
+    this.now = options.now ?? Date.now;
+    this.sweepEveryMs = Math.max(1000, Math.min(options.ttlMs, options.negativeTtlMs));
+    this.nextSweepAt = this.now() + this.sweepEveryMs;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached value of `key`, else the result of `load` (shared by concurrent callers). */
+  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    const now = this.now();
+    this.sweep(now);
+    const entry = this.entries.get(key);
+    if (entry && now < entry.freshUntil) {
+      this.entries.delete(key); // re-insert: Map order is the LRU order
+      this.entries.set(key, entry);
+      return entry.value;
+    }
+    try {
+      return await this.loadOnce(key, load);
+    } catch (err) {
+      const stale = this.entries.get(key);
+      const usable = stale && stale.value !== null && this.now() < stale.keepUntil;
+      if (!usable || !(this.options.serveStaleOn?.(err) ?? false)) throw err;
+      this.options.onStaleServed?.(err);
+      return stale.value;
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private loadOnce(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = (async () => {
+        try {
+          const value = await load();
+          this.store(key, value);
+          return value;
+        } finally {
+          this.inflight.delete(key);
+        }
+      })();
+      this.inflight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private store(key: string, value: V | null): void {
+    const now = this.now();
+    this.sweep(now);
+    const ttl = value === null ? this.options.negativeTtlMs : this.options.ttlMs;
+    const freshUntil = now + ttl;
+    const keepUntil = value === null ? freshUntil : freshUntil + (this.options.staleTtlMs ?? 0);
+    this.entries.delete(key);
+    if (keepUntil <= now) return; // nothing to keep (caching switched off)
+    this.entries.set(key, { value, freshUntil, keepUntil });
+    while (this.entries.size > this.options.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+
+  private sweep(now: number): void {
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + this.sweepEveryMs;
+    for (const [key, entry] of this.entries) if (entry.keepUntil <= now) this.entries.delete(key);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * What REFEPS and RENAPER share as SISA web services: HTTP 200 whatever happens, the outcome in
+ * a `resultado` code, XML unless JSON is asked for (and sometimes despite it), a one-element
+ * list sent as the bare element. Pure functions, no I/O: the adapters feed them the raw answer.
+ */
+import { UpstreamFailure } from '../resilience/upstream-failure.js';
+import { parseXml, XmlParseError } from './simple-xml.js';
+
+export interface SisaHttpAnswer {
+  status: number;
+  body: string;
+}
+
+export type SisaRecord = Record<string, unknown>;
+
+/** Refusals that another attempt seconds later cannot fix: bad credentials, quotas, limits. */
+const NOT_RETRIABLE = new Set([
+  'ERROR_AUTENTICACION',
+  'NO_TIENE_QUOTA_DISPONIBLE',
+  'QUOTA_DIARIA_EXCEDIDA',
+  'LIMITE EXCEDIDO',
+  'LIMITE_EXCEDIDO',
+]);
+
+const isRecord = (v: unknown): v is SisaRecord =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The upstream's code goes into logs, so only a short code-like string passes; anything else
+ * (free text could carry personal data) is reported generically.
+ */
+function safeCode(raw: string): string {
+  return /^[A-Z0-9_ ]{1,40}$/.test(raw) ? raw : 'UNKNOWN_RESULTADO';
+}
+
+function parseBody(system: string, answer: SisaHttpAnswer): SisaRecord {
+  const body = answer.body.replace(/^\uFEFF/, '').trim();
+  const fail = (code: string) => new UpstreamFailure(system, code, true);
+  if (body.startsWith('{') || body.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw fail('INVALID_JSON'); // the parser's message quotes the body: not logged
+    }
+    if (!isRecord(parsed)) throw fail('INVALID_SHAPE');
+    return parsed;
+  }
+  if (body.startsWith('<')) {
+    // A fronting proxy's error page is HTML, not SISA's XML.
+    if (/^<(!doctype\s+html|html)[\s>]/i.test(body)) throw fail('UNEXPECTED_HTML');
+    try {
+      const { value } = parseXml(body);
+      if (isRecord(value)) return value;
+      throw fail('INVALID_SHAPE');
+    } catch (err) {
+      if (err instanceof XmlParseError) throw fail('INVALID_XML');
+      throw err;
+    }
+  }
+  throw fail(body === '' ? 'EMPTY_BODY' : 'UNEXPECTED_BODY');
+}
+
+/**
+ * The record when `resultado` is OK, null when the registry has no such record; otherwise an
+ * UpstreamFailure carrying SISA's code (auth and quota refusals are not retried).
+ */
+export function decodeSisaAnswer(system: string, answer: SisaHttpAnswer): SisaRecord | null {
+  if (answer.status < 200 || answer.status > 299) {
+    const retriable = answer.status >= 500 || answer.status === 408 || answer.status === 429;
+    throw new UpstreamFailure(system, `HTTP ${answer.status}`, retriable);
+  }
+  const record = parseBody(system, answer);
+  const resultado = text(record.resultado).toUpperCase();
+  if (resultado === 'OK') return record;
+  if (resultado === 'REGISTRO_NO_ENCONTRADO') return null;
+  if (resultado === '') throw new UpstreamFailure(system, 'MISSING_RESULTADO', true);
+  const code = safeCode(resultado);
+  throw new UpstreamFailure(system, code, !NOT_RETRIABLE.has(code));
+}
+
+/** SISA sends a list of one as the element itself, and leaves an empty list out (or empty). */
+export function asList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value === undefined || value === null || value === '') return [];
+  return [value];
+}
+
+/** The children of a wrapper element (`matriculas.matricula`), whatever SISA made of the list. */
+export function listOf(wrapper: unknown, item: string): SisaRecord[] {
+  const inner = isRecord(wrapper) ? wrapper[item] : undefined;
+  return asList(inner).filter(isRecord);
+}
+
+/** A scalar as trimmed text: JSON may give numbers, XML gives '' where JSON gives null. */
+export function text(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return '';
+}

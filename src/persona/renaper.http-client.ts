@@ -1,0 +1,43 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ResiliencePolicy } from '../common/resilience/resilience-policy.js';
+import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
+import { sisaGet } from '../common/sisa/sisa-get.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { Citizen } from './citizen.js';
+import { CitizenRegistryClient } from './citizen-registry.client.js';
+import { RENAPER, toCitizen } from './renaper-wire.js';
+
+const OBTENER = '/sisa/services/rest/cmdb/obtener';
+
+/** RENAPER through SISA's REST service, under the shared `renaper` resilience policy. */
+@Injectable()
+export class RenaperHttpClient extends CitizenRegistryClient {
+  private readonly policy: ResiliencePolicy;
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    resilience: ResilienceRegistry,
+  ) {
+    super();
+    // Created now rather than on first call, so readiness reports the breaker from the start.
+    this.policy = resilience.policy(RENAPER);
+  }
+
+  findByDocument(documento: string): Promise<Citizen | null> {
+    const r = this.config.registries;
+    return this.policy.execute(async (signal) => {
+      const record = await sisaGet(this.http, {
+        system: RENAPER,
+        baseUrl: r.renaperBaseUrl as string,
+        path: OBTENER,
+        params: { nrodoc: documento },
+        credentials: { usuario: r.sisaUser, clave: r.sisaPassword },
+        signal,
+      });
+      return record && toCitizen(record);
+    });
+  }
+}

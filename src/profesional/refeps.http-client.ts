@@ -1,0 +1,60 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ROOT_LOGGER } from '../common/logging/logging.module.js';
+import type { ResiliencePolicy } from '../common/resilience/resilience-policy.js';
+import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
+import { sisaGet } from '../common/sisa/sisa-get.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { Professional } from './professional.js';
+import { ProfessionalRegistryClient } from './professional-registry.client.js';
+import { REFEPS, toProfessional } from './refeps-wire.js';
+
+const OBTENER = '/sisa/services/rest/profesional/obtener';
+const BUSCAR = '/sisa/services/rest/profesional/buscar';
+
+/** REFEPS through SISA's REST services, under the shared `refeps` resilience policy. */
+@Injectable()
+export class RefepsHttpClient extends ProfessionalRegistryClient {
+  private readonly policy: ResiliencePolicy;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    resilience: ResilienceRegistry,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    super();
+    // Created now rather than on first call, so readiness reports the breaker from the start.
+    this.policy = resilience.policy(REFEPS);
+    this.log = logger.child({ component: 'refeps-client' });
+  }
+
+  findByDocument(documento: string): Promise<Professional | null> {
+    return this.lookup(OBTENER, { nrodoc: documento });
+  }
+
+  findByLicence(matricula: string, jurisdiccion: string): Promise<Professional | null> {
+    return this.lookup(BUSCAR, { matricula, provinciaMatriculacion: jurisdiccion });
+  }
+
+  private lookup(path: string, params: Record<string, string>): Promise<Professional | null> {
+    const r = this.config.registries;
+    return this.policy.execute(async (signal) => {
+      const record = await sisaGet(this.http, {
+        system: REFEPS,
+        baseUrl: r.refepsBaseUrl as string,
+        path,
+        params,
+        credentials: { usuario: r.sisaUser, clave: r.sisaPassword },
+        signal,
+      });
+      // Province names are public data; the record's personal fields are never logged.
+      const unknownProvince = (provincia: string) =>
+        this.log.warn({ provincia }, 'REFEPS licence in an unknown province');
+      return record && toProfessional(record, unknownProvince);
+    });
+  }
+}
