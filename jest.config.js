@@ -13,6 +13,8 @@ const common = {
 
 export default {
   maxWorkers: 2,
+  // e2e specs boot the app, spawn processes and wait for deliveries.
+  testTimeout: 30000,
   projects: [
     {
       ...common,
@@ -25,7 +27,6 @@ export default {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-      testTimeout: 30000,
     },
   ],
 };

@@ -62,6 +62,23 @@ describe('auth: API clients, scopes, rate limits, credentials tool', () => {
     await generate(a.headers).expect(201);
   });
 
+  it('refuses a burst of wrong secrets from one address with 429, then also good ones for a while', async () => {
+    const limited = await startTestApp({ AUTH_FAILURES_PER_MINUTE: '5' });
+    try {
+      const c = await createClient(limited);
+      const wrong = { 'X-API-Key': c.key, 'X-API-Secret': 'rs_guess' };
+      const post = (h: Record<string, string>) =>
+        request(limited.url).post('/v1/cuir/generar').set(h).send(CUIR_BODY);
+      for (let i = 0; i < 5; i++) await post(wrong).expect(401);
+      const res = await post(wrong).expect(429);
+      expect(res.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      await post(c.headers).expect(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('stops accepting a revoked client within the cache time', async () => {
     const c = await createClient(t, { cuirUniqueness: false });
     await generate(c.headers).expect(201);

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
+import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { AuthService } from './auth.service.js';
 import { PUBLIC_KEY, Scope, SCOPES_KEY } from './scopes.js';
 
@@ -17,6 +18,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -24,11 +26,16 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
 
     const req = context.switchToHttp().getRequest<RequestWithContext>();
+    const address = req.socket.remoteAddress ?? 'unknown';
+    await this.failures.assertAllowed(address);
     const key = req.headers['x-api-key'];
     const secret = req.headers['x-api-secret'];
-    if (!isHeader(key) || !isHeader(secret)) throw unauthenticated();
-    const client = await this.auth.authenticate(key, secret);
-    if (!client) throw unauthenticated();
+    const client =
+      isHeader(key) && isHeader(secret) ? await this.auth.authenticate(key, secret) : null;
+    if (!client) {
+      await this.failures.recordFailure(address);
+      throw unauthenticated();
+    }
     req.apiClient = client;
 
     const required = this.reflector.getAllAndOverride<Scope[]>(SCOPES_KEY, targets) ?? [];

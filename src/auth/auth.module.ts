@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiClientEntity } from './api-client.entity.js';
 import { ApiClientsRepository } from './api-clients.repository.js';
 import { ApiClientsService } from './api-clients.service.js';
+import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { AuthGuard } from './auth.guard.js';
 import { AuthService } from './auth.service.js';
 import { ClientRateLimitGuard } from './client-rate-limit.guard.js';
@@ -14,6 +15,7 @@ import { ClientRateLimitGuard } from './client-rate-limit.guard.js';
     ApiClientsRepository,
     ApiClientsService,
     AuthService,
+    AuthFailureLimiter,
     // Order matters: authenticate first, then count the request against that client.
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: ClientRateLimitGuard },

@@ -6,6 +6,7 @@ import { ApiClientsService } from '../auth/api-clients.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ConfigError, loadConfig } from '../config/app-config.js';
 import { openCliDatabase } from './cli-database.js';
+import { catalogoCommand } from './catalogo.command.js';
 import { clientsCommand } from './clients.command.js';
 import { processOutput as out } from './output.js';
 
@@ -27,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
       writeErr: (s) => out.error(s.trimEnd()),
     });
   program.addCommand(clientsCommand(withClients, out));
+  program.addCommand(catalogoCommand(config, out));
   await program.parseAsync(argv);
   return 0;
 }

@@ -36,20 +36,43 @@ export interface AppConfig {
     bulkheadLimit: number;
     bulkheadQueue: number;
   };
+  /** Caches in front of the SISA registries (SPEC 3: minutes for hits, shorter for misses). */
+  registryCache: {
+    ttlSeconds: number;
+    negativeTtlSeconds: number;
+    /** How long past its lifetime a professional record may be served while REFEPS is down. */
+    staleTtlSeconds: number;
+    maxEntries: number;
+    /** Citizen data (hits and misses) is kept only this long and never served stale. */
+    personaTtlSeconds: number;
+  };
   ministry: {
     clientId: string;
     clientSecret: string;
     retryDelaySeconds: number;
     maxAttempts: number;
+    /** Off: registrations queue their notification but no worker delivers (benchmarks). */
+    deliveryEnabled: boolean;
+    workerConcurrency: number;
+    /** Prescription types whose registration must be reported (SPEC 4; default all). */
+    notifyTypes: string[];
+    /** A delivery job whose worker died is retried after this long. */
+    jobExpireSeconds: number;
   };
+  /** pg-boss keeps its tables in `schema` (separate schemas isolate deployments sharing a database). */
+  queue: { schema: string; pollIntervalSeconds: number; maintenanceIntervalSeconds: number };
   auth: {
     /** Server-side key of the secret hashes; changing it invalidates every issued secret. */
     secretPepper: string;
     cacheTtlMs: number;
     rateLimitStore: 'memory' | 'postgres';
     defaultRateLimitPerMinute: number;
+    /** Failed authentications per address and minute before 429. */
+    failuresPerMinute: number;
   };
   insurerName: string;
+  /** The catalogue mirror's sync: every N minutes (0: only at start when empty, and the CLI). */
+  catalog: { syncIntervalMinutes: number; syncPageSize: number };
   logLevel: LogLevel;
   demoClient: boolean;
 }
@@ -124,19 +147,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       bulkheadLimit: raw.REGISTRY_MAX_CONCURRENCY ?? 20,
       bulkheadQueue: (raw.REGISTRY_MAX_CONCURRENCY ?? 20) * 5,
     },
+    registryCache: {
+      ttlSeconds: raw.REGISTRY_CACHE_TTL_SECONDS ?? 300,
+      negativeTtlSeconds: raw.REGISTRY_NEGATIVE_CACHE_TTL_SECONDS ?? 60,
+      staleTtlSeconds: raw.REGISTRY_STALE_TTL_SECONDS ?? 3600,
+      maxEntries: raw.REGISTRY_CACHE_MAX_ENTRIES ?? 10000,
+      personaTtlSeconds: raw.PERSONA_CACHE_TTL_SECONDS ?? 60,
+    },
     ministry: {
       clientId: raw.MINISTERIO_CLIENT_ID ?? 'sandbox',
       clientSecret: raw.MINISTERIO_CLIENT_SECRET ?? 'sandbox',
       retryDelaySeconds: raw.MINISTRY_RETRY_DELAY_SECONDS ?? 30,
       maxAttempts: raw.MINISTRY_MAX_ATTEMPTS ?? 10,
+      deliveryEnabled: raw.MINISTRY_DELIVERY_ENABLED ?? true,
+      workerConcurrency: raw.MINISTRY_WORKER_CONCURRENCY ?? 4,
+      notifyTypes:
+        raw.MINISTRY_NOTIFY_TYPES === 'none'
+          ? []
+          : (raw.MINISTRY_NOTIFY_TYPES ?? '01,02,03').split(','),
+      jobExpireSeconds: raw.MINISTRY_JOB_EXPIRE_SECONDS ?? 60,
+    },
+    queue: {
+      schema: raw.QUEUE_SCHEMA ?? 'pgboss',
+      pollIntervalSeconds: raw.QUEUE_POLL_INTERVAL_SECONDS ?? 1,
+      maintenanceIntervalSeconds: raw.QUEUE_MAINTENANCE_INTERVAL_SECONDS ?? 30,
     },
     auth: {
       secretPepper: raw.API_SECRET_PEPPER ?? 'development-only-pepper-change-me',
       cacheTtlMs: raw.AUTH_CACHE_TTL_MS ?? 5000,
       rateLimitStore: (raw.RATE_LIMIT_STORE ?? 'memory') as 'memory' | 'postgres',
       defaultRateLimitPerMinute: raw.RATE_LIMIT_DEFAULT_PER_MINUTE ?? 600,
+      failuresPerMinute: raw.AUTH_FAILURES_PER_MINUTE ?? 30,
     },
     insurerName: raw.INSURER_NAME ?? 'pami',
+    catalog: {
+      syncIntervalMinutes: raw.CATALOG_SYNC_INTERVAL_MINUTES ?? 1440,
+      syncPageSize: raw.CATALOG_SYNC_PAGE_SIZE ?? 500,
+    },
     logLevel: (raw.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as LogLevel,
     demoClient: raw.DEMO_CLIENT ?? raw.DATABASE_URL === undefined,
   };

@@ -157,6 +157,41 @@ export class EnvironmentVariables {
   @IsOptional()
   @Transform(toInt)
   @IsInt()
+  @Min(0)
+  @Max(86400)
+  REGISTRY_CACHE_TTL_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  REGISTRY_NEGATIVE_CACHE_TTL_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(604800)
+  REGISTRY_STALE_TTL_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  REGISTRY_CACHE_MAX_ENTRIES?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  PERSONA_CACHE_TTL_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
   @Min(1)
   @Max(86400)
   MINISTRY_RETRY_DELAY_SECONDS?: number;
@@ -169,10 +204,67 @@ export class EnvironmentVariables {
   MINISTRY_MAX_ATTEMPTS?: number;
 
   @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  MINISTRY_DELIVERY_ENABLED?: boolean;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  MINISTRY_WORKER_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Matches(/^(0[1-3])(,0[1-3])*$|^none$/, {
+    message: 'must be a comma list of prescription types (01,02,03) or none',
+  })
+  MINISTRY_NOTIFY_TYPES?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(5)
+  @Max(3600)
+  MINISTRY_JOB_EXPIRE_SECONDS?: number;
+
+  @IsOptional()
+  @Matches(/^[a-z_][a-z0-9_]{0,49}$/, { message: 'must be a lower-case SQL identifier' })
+  QUEUE_SCHEMA?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  QUEUE_POLL_INTERVAL_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  QUEUE_MAINTENANCE_INTERVAL_SECONDS?: number;
+
+  @IsOptional()
   @Matches(/^[a-z][a-z0-9_]{0,30}$/, {
     message: 'must be a lower-case identifier (letters, digits, underscore)',
   })
   INSURER_NAME?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10080)
+  CATALOG_SYNC_INTERVAL_MINUTES?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(1000)
+  CATALOG_SYNC_PAGE_SIZE?: number;
 
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -217,6 +309,13 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['memory', 'postgres'])
   RATE_LIMIT_STORE?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  AUTH_FAILURES_PER_MINUTE?: number;
 
   @IsOptional()
   @Transform(toInt)

@@ -2,7 +2,11 @@ import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 
 /** The connection settings shared by the service, the migration runner and the CLI. */
-export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  poolSize: number,
+  statementTimeoutMs = 30_000,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -15,6 +19,10 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
       application_name: 'prescription-registry',
+      // A statement that outlives the request that asked for it is abandoned on both sides.
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + 1000,
+      keepAlive: true,
     },
   };
 }

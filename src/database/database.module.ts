@@ -4,12 +4,12 @@ import { dataSourceOptions } from './data-source-options.js';
 
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number): DynamicModule {
+  static forRoot(url: string, poolSize: number, statementTimeoutMs: number): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(url, poolSize),
+          ...dataSourceOptions(url, poolSize, statementTimeoutMs),
           autoLoadEntities: true,
           // The bootstrap has run the migrations already; fail fast rather than retry forever.
           retryAttempts: 0,

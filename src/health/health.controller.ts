@@ -15,6 +15,7 @@ import {
 import { DomainError } from '../common/errors/domain-error.js';
 import { Public } from '../auth/scopes.js';
 import { RawResponse } from '../common/http/raw-response.decorator.js';
+import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
 
 @ApiTags('operations')
 @Public()
@@ -24,6 +25,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
+    private readonly resilience: ResilienceRegistry,
   ) {}
 
   @Get('live')
@@ -43,6 +45,10 @@ export class HealthController {
     try {
       return await this.health.check([
         (): PromiseLike<HealthIndicatorResult> => this.db.pingCheck('database').withTimeout(1000),
+        // Registries are reported, never fatal (SPEC 6): an open breaker still answers 'up'.
+        (): HealthIndicatorResult => ({
+          registries: { status: 'up', ...this.resilience.states() },
+        }),
       ]);
     } catch (err) {
       const failing = Object.keys((err as { response?: { error?: object } }).response?.error ?? {});

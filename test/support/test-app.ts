@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startRuntime, Runtime } from '../../src/bootstrap.js';
 import { createRootLogger } from '../../src/common/logging/logger.js';
@@ -26,6 +27,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     DATABASE_POOL_SIZE: process.env.TEST_DATABASE_POOL_SIZE ?? '5',
     LOG_LEVEL: 'info',
     DEMO_CLIENT: 'false',
+    // Each app gets its own job queue, so parallel suites never work each other's jobs.
+    QUEUE_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}`,
     ...env,
   });
   const chunks: string[] = [];

@@ -88,7 +88,7 @@ export class ResiliencePolicy {
   /** Runs `call` under the policy; `signal` aborts the attempt when its timeout fires. */
   async execute<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
     try {
-      return (await this.policy.execute(({ signal }) => call(signal)));
+      return await this.policy.execute(({ signal }) => call(signal));
     } catch (err) {
       throw this.toDomainError(err);
     }

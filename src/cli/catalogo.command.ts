@@ -1,0 +1,81 @@
+import { HttpService } from '@nestjs/axios';
+import axios from 'axios';
+import { Command } from 'commander';
+import pino from 'pino';
+import { startSandbox } from '../../sandbox/server.js';
+import { createRootLogger } from '../common/logging/logger.js';
+import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
+import { type AppConfig, withSandbox } from '../config/app-config.js';
+import { CatalogoHttpClient } from '../medicamentos/catalogo.http-client.js';
+import { CatalogoSyncMetrics } from '../medicamentos/catalogo-sync.metrics.js';
+import { CatalogoSyncService, type SyncResult } from '../medicamentos/catalogo-sync.service.js';
+import { MedicamentosRepository } from '../medicamentos/medicamentos.repository.js';
+import { MirrorSyncRepository } from '../medicamentos/mirror-sync.repository.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { openCliDatabase } from './cli-database.js';
+import type { Output } from './output.js';
+
+/** `catalogo sync`: refreshes the catalogue mirror now, on the database the service uses. */
+export function catalogoCommand(config: AppConfig, out: Output): Command {
+  const catalogo = new Command('catalogo').description(
+    'the local mirror of the medication catalogue',
+  );
+  catalogo
+    .command('sync')
+    .description(
+      'sync the mirror from CATALOGO_BASE_URL (unset: a sandbox started for the run); progress is logged on stderr',
+    )
+    .option('--json', 'print one JSON object on stdout')
+    .action(async (flags: { json?: boolean }) => {
+      const result = await withCatalogoSync(config, (sync) => sync.run('cli'));
+      if (flags.json) out.json(result);
+      else out.line(describe(result));
+    });
+  return catalogo;
+}
+
+/** Builds the sync as the service wires it, without Nest (the CLI opens the database itself). */
+async function withCatalogoSync<T>(
+  initial: AppConfig,
+  fn: (sync: CatalogoSyncService) => Promise<T>,
+): Promise<T> {
+  const logger = createRootLogger(initial.logLevel, pino.destination(2));
+  const sandbox = initial.registries.catalogoBaseUrl
+    ? undefined
+    : await startSandbox({ port: 0, quiet: true });
+  const config = sandbox ? withSandbox(initial, sandbox.url) : initial;
+  try {
+    const db = await openCliDatabase(config, []);
+    try {
+      const metrics = new MetricsService();
+      const writer = new MirrorSyncRepository(db.dataSource);
+      const client = new CatalogoHttpClient(
+        new HttpService(axios.create()),
+        config,
+        new ResilienceRegistry(config, logger, metrics),
+      );
+      const sync = new CatalogoSyncService(
+        writer,
+        new MedicamentosRepository(db.dataSource),
+        client,
+        new CatalogoSyncMetrics(metrics, writer),
+        config,
+        logger,
+      );
+      return await fn(sync);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await sandbox?.close();
+  }
+}
+
+function describe(r: SyncResult): string {
+  if (r.outcome === 'skipped') {
+    return r.reason === 'locked'
+      ? 'skipped: another instance is syncing the catalogue'
+      : 'skipped: the mirror is fresh';
+  }
+  return `catalogue synced: ${r.items} items (${r.inserted} new, ${r.updated} changed, ${r.deleted} removed) in ${r.duration_ms} ms`;
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { MirrorSyncRepository } from './mirror-sync.repository.js';
+
+export type SyncOutcome = 'success' | 'failure' | 'skipped';
+
+/** The sync's Prometheus metrics: outcome and duration per run, last success and mirror size. */
+@Injectable()
+export class CatalogoSyncMetrics {
+  private readonly runs: Counter<'outcome'>;
+  private readonly duration: Histogram<'outcome'>;
+
+  constructor(metrics: MetricsService, state: MirrorSyncRepository) {
+    const registers = [metrics.registry];
+    this.runs = new Counter({
+      name: 'catalogo_sync_runs_total',
+      help: 'Catalogue sync runs by outcome (skipped: another instance held the lock, or fresh)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'catalogo_sync_duration_seconds',
+      help: 'Duration of catalogue sync runs by outcome',
+      labelNames: ['outcome'],
+      buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers,
+    });
+    // Read from the database at scrape time, so every instance reports the last sync of any.
+    // One row by primary key; a failed read keeps the previous value rather than failing /metrics.
+    let last: { at: number; items: number } | undefined;
+    const refresh = async () => {
+      const s = await state.lastSync().catch(() => undefined);
+      if (s) last = { at: s.syncedAt.getTime() / 1000, items: s.itemCount };
+      return last;
+    };
+    new Gauge({
+      name: 'catalogo_sync_last_success_timestamp_seconds',
+      help: 'Unix time of the last successful catalogue sync (0: never)',
+      registers,
+      async collect() {
+        this.set((await refresh())?.at ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'catalogo_mirror_items',
+      help: 'Items in the catalogue mirror after the last successful sync',
+      registers,
+      async collect() {
+        this.set((await refresh())?.items ?? 0);
+      },
+    });
+  }
+
+  record(outcome: SyncOutcome, seconds: number): void {
+    this.runs.inc({ outcome });
+    this.duration.observe({ outcome }, seconds);
+  }
+}

@@ -1,0 +1,117 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsDefined,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+// Query values arrive as strings (implicit conversion is off app-wide): only plain digits
+// become numbers, anything else stays a string and fails @IsInt.
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class BuscarMedicamentosQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'Text searched in the commercial name and the active ingredient, 2–100 characters: case- and accent-insensitive, tolerant of small typos ("ibuprofen", "paracetmol"), best match first. Required unless `code` is sent.',
+    minLength: 2,
+    maxLength: 100,
+    example: 'ibuprofeno',
+  })
+  // Both sent: code wins, and q is not even validated.
+  @ValidateIf((o: BuscarMedicamentosQueryDto) => o.code === undefined)
+  @Transform(trim)
+  @IsDefined({ message: 'is required unless code is sent' })
+  @IsString({ message: 'must be a string' })
+  @Length(2, 100, { message: 'must be from 2 to 100 characters' })
+  q?: string;
+
+  @ApiPropertyOptional({
+    description: 'Exact catalogue code; when sent, `q` is ignored. Required unless `q` is sent.',
+    example: '1234567',
+    pattern: '^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$',
+  })
+  @IsOptional()
+  @Matches(/^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$/, {
+    message: 'must be a catalogue code: 1 to 40 letters, digits, ".", "_" or "-"',
+  })
+  code?: string;
+
+  @ApiPropertyOptional({ description: 'Page, 1-based', minimum: 1, default: 1, example: 1 })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer from 1 to 1000000' })
+  @Min(1, { message: 'must be an integer from 1 to 1000000' })
+  @Max(1_000_000, { message: 'must be an integer from 1 to 1000000' })
+  page?: number;
+
+  @ApiPropertyOptional({
+    description: 'Items per page',
+    minimum: 1,
+    maximum: MAX_PER_PAGE,
+    default: DEFAULT_PER_PAGE,
+    example: DEFAULT_PER_PAGE,
+  })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: `must be an integer from 1 to ${MAX_PER_PAGE}` })
+  @Min(1, { message: `must be an integer from 1 to ${MAX_PER_PAGE}` })
+  @Max(MAX_PER_PAGE, { message: `must be an integer from 1 to ${MAX_PER_PAGE}` })
+  per_page?: number;
+}
+
+export class MedicamentoDto {
+  @ApiProperty({ example: '1234567', description: 'Catalogue code' })
+  code: string;
+
+  @ApiProperty({ example: 'IBUPIRAC 600', description: 'Commercial name (nombre_comercial)' })
+  nombre: string;
+
+  @ApiProperty({ example: 'IBUPROFENO', description: 'Active ingredient (IFA)' })
+  principio_activo: string;
+
+  @ApiProperty({
+    example: 'COMPRIMIDO RECUBIERTO, VÍA ORAL',
+    description:
+      'Pharmaceutical form and route of administration (the catalogue carries no dosage regimen)',
+  })
+  posologia: string;
+
+  @ApiProperty({ example: '600 mg', description: 'Strength (concentración)' })
+  dosis: string;
+
+  @ApiProperty({ example: 'envase x 20 comprimidos recubiertos', description: 'Pack' })
+  presentacion: string;
+
+  @ApiProperty({
+    example: true,
+    description:
+      '**The name of this member depends on configuration**: `<INSURER_NAME>_descuento`, where INSURER_NAME is the insurer the deployment serves (default `pami`, so `pami_descuento`; with INSURER_NAME=ioma it is `ioma_descuento`). True when the catalogue lists a discount of that insurer on this presentation.',
+  })
+  pami_descuento: boolean;
+
+  @ApiProperty({
+    example: 'IBUPROFENO',
+    description: 'Generic drug name (DCI), as used for prescribing by generic name',
+  })
+  droga: string;
+}
+
+export class MedicamentosPageDto {
+  @ApiProperty({ example: 12, description: 'Matches in all pages' }) total: number;
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: DEFAULT_PER_PAGE }) per_page: number;
+  @ApiProperty({ type: [MedicamentoDto], description: 'Best match first' })
+  items: MedicamentoDto[];
+}

@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { validationFailed } from '../common/errors/domain-error.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { CatalogoSyncService } from './catalogo-sync.service.js';
+import {
+  type BuscarMedicamentosQueryDto,
+  DEFAULT_PER_PAGE,
+} from './dto/buscar-medicamentos.dto.js';
+import { type MedicamentoItem, toMedicamentoItem } from './medicamento-mapping.js';
+import { MedicamentosRepository, type SearchPage } from './medicamentos.repository.js';
+import { normalizeSearchText } from './search-text.js';
+
+export interface MedicamentosPage {
+  total: number;
+  page: number;
+  per_page: number;
+  items: MedicamentoItem[];
+}
+
+/**
+ * Catalogue search (SPEC 3), served from the local mirror only: an upstream outage never
+ * touches it, except when the mirror is still empty, where a sync is tried first.
+ */
+@Injectable()
+export class MedicamentosService {
+  constructor(
+    private readonly mirror: MedicamentosRepository,
+    private readonly sync: CatalogoSyncService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async buscar(query: BuscarMedicamentosQueryDto): Promise<MedicamentosPage> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const find = () => this.find(query, perPage, (page - 1) * perPage);
+    let found = await find();
+    // Emptiness is only asked on a miss, so a hit costs one query.
+    if (found.total === 0 && (await this.mirror.isEmpty())) {
+      await this.sync.ensureLoaded('on-demand');
+      found = await find();
+    }
+    return {
+      total: found.total,
+      page,
+      per_page: perPage,
+      items: found.rows.map((r) => toMedicamentoItem(r, this.config.insurerName)),
+    };
+  }
+
+  private async find(
+    q: BuscarMedicamentosQueryDto,
+    limit: number,
+    offset: number,
+  ): Promise<SearchPage> {
+    if (q.code !== undefined) {
+      const row = await this.mirror.findByCode(q.code);
+      return { total: row ? 1 : 0, rows: row && offset === 0 ? [row] : [] };
+    }
+    const text = normalizeSearchText(q.q ?? '');
+    if (text.length < 2) {
+      throw validationFailed([
+        { field: 'q', issue: 'must have at least 2 characters besides accents' },
+      ]);
+    }
+    return this.mirror.search(text, limit, offset);
+  }
+}

@@ -1,0 +1,143 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { DataSource, EntityManager } from 'typeorm';
+import { ROOT_LOGGER } from '../common/logging/logging.module.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { poolExecutor, transactionExecutor } from './sql-executor.js';
+
+export interface EnqueueOptions {
+  startAfter?: Date;
+  /** Deduplicates against a queued job with the same key (pg-boss singletonKey). */
+  singletonKey?: string;
+}
+
+export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
+
+/**
+ * The durable job queue: pg-boss on the application's own PostgreSQL (embedded or not), no
+ * extra server. Jobs can be enqueued inside a caller's transaction. pg-boss keeps its tables
+ * in its own schema (QUEUE_SCHEMA, default `pgboss`) and migrates it itself at start, under its own advisory lock.
+ * A job is worked by one instance at a time (SKIP LOCKED); a job whose worker died is retried
+ * after `expireInSeconds` by pg-boss's supervisor.
+ */
+@Injectable()
+export class JobQueue implements OnApplicationShutdown {
+  private boss?: PgBoss;
+  private starting?: Promise<PgBoss>;
+  private readonly queues = new Set<string>();
+  private readonly log: Logger;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ROOT_LOGGER) logger: Logger,
+    metrics: MetricsService,
+  ) {
+    this.log = logger.child({ component: 'queue' });
+    const depth = () => this.depthByState();
+    new Gauge({
+      name: 'job_queue_jobs',
+      help: 'Jobs in the queue by queue and state (created, retry, active, completed, failed…)',
+      labelNames: ['queue', 'state'],
+      registers: [metrics.registry],
+      async collect() {
+        this.reset();
+        for (const r of await depth()) this.set({ queue: r.name, state: r.state }, r.count);
+      },
+    });
+  }
+
+  /** Counts of jobs per queue and state (for /metrics); empty before the queue has started. */
+  async depthByState(): Promise<Array<{ name: string; state: string; count: number }>> {
+    if (!this.boss) return [];
+    return this.db.query<Array<{ name: string; state: string; count: number }>>(
+      `SELECT name, state, count(*)::int AS count FROM ${this.config.queue.schema}.job GROUP BY name, state`,
+    );
+  }
+
+  /** Starts pg-boss once (idempotent); every other method calls it first. */
+  start(): Promise<PgBoss> {
+    this.starting ??= (async () => {
+      const boss = new PgBoss({
+        db: poolExecutor(this.db),
+        schema: this.config.queue.schema,
+        supervise: true,
+        maintenanceIntervalSeconds: this.config.queue.maintenanceIntervalSeconds,
+        schedule: false,
+      });
+      boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
+      await boss.start();
+      this.boss = boss;
+      return boss;
+    })();
+    return this.starting;
+  }
+
+  /** Creates the queue if needed, with its default retry/expiry policy for unexpected failures. */
+  async ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<void> {
+    if (this.queues.has(name)) return;
+    const boss = await this.start();
+    await boss.createQueue(name, { name, ...options });
+    this.queues.add(name);
+  }
+
+  /** Enqueues inside `tx` (the job exists only if the transaction commits). */
+  async sendInTransaction<T extends object>(
+    tx: EntityManager,
+    name: string,
+    data: T,
+    opts: EnqueueOptions = {},
+  ): Promise<string | null> {
+    const boss = await this.start();
+    return boss.send(name, data, { ...opts, db: transactionExecutor(tx) } as PgBoss.SendOptions);
+  }
+
+  async send<T extends object>(
+    name: string,
+    data: T,
+    opts: EnqueueOptions = {},
+  ): Promise<string | null> {
+    const boss = await this.start();
+    return boss.send(name, data, opts as PgBoss.SendOptions);
+  }
+
+  /** Registers `concurrency` independent pollers, each working one job at a time. */
+  async work<T>(
+    name: string,
+    concurrency: number,
+    pollingIntervalSeconds: number,
+    handler: JobHandler<T>,
+  ): Promise<void> {
+    const boss = await this.start();
+    for (let i = 0; i < concurrency; i++) {
+      await boss.work<T>(
+        name,
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds },
+        async ([job]) => {
+          await handler(job);
+        },
+      );
+    }
+  }
+
+  async size(name: string): Promise<number> {
+    const boss = await this.start();
+    return boss.getQueueSize(name);
+  }
+
+  /** Lets in-flight jobs finish (up to the grace period); unfinished ones return to the queue on expiry. */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.boss) return;
+    await this.boss.stop({
+      graceful: true,
+      close: false,
+      wait: true,
+      timeout: this.config.http.shutdownGraceMs,
+    });
+  }
+}

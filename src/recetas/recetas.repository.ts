@@ -1,0 +1,241 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Estado } from './receta-state.js';
+
+export interface RecetaItem {
+  nombre: string;
+  cantidad: number;
+  codigo?: string;
+}
+
+export interface NewReceta {
+  clientId: string;
+  cuir: string;
+  documentoPaciente: string;
+  matriculaProfesional: string;
+  refepsId: string | null;
+  locacion: string;
+  idDeReceta: string | null;
+  nombreMedicamento: string | null;
+  fechaCreacion: string;
+  items: RecetaItem[];
+  mensaje: string;
+  idempotencyKey: string | null;
+}
+
+/** A prescription row as stored (snake_case, as the API shows it). */
+export interface RecetaRow {
+  id_transaccion: string;
+  client_id: string;
+  cuir: string;
+  documento_paciente: string;
+  matricula_profesional: string;
+  refeps_id: string | null;
+  locacion: string;
+  id_de_receta: string | null;
+  nombre_medicamento: string | null;
+  fecha_creacion: Date;
+  items: RecetaItem[];
+  estado: Estado;
+  mensaje: string;
+  intentos: number;
+  ultimo_intento_at: Date | null;
+  proximo_intento_at: Date | null;
+  ministerio_ref: string | null;
+  failure_reason: string | null;
+  completed_at: Date | null;
+  idempotency_key: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface HistoryEntry {
+  at: Date;
+  evento: string;
+  estado: Estado;
+  intento: number | null;
+  resultado: string | null;
+  detalle: string | null;
+}
+
+export interface ListFilters {
+  clientId: string;
+  desde: Date;
+  hasta: Date;
+  matricula?: string;
+  documento?: string;
+  estado?: Estado;
+  asOf?: string;
+  limit: number;
+  offset: number;
+}
+
+export type RecetaSummary = Pick<
+  RecetaRow,
+  | 'id_transaccion'
+  | 'id_de_receta'
+  | 'cuir'
+  | 'fecha_creacion'
+  | 'matricula_profesional'
+  | 'documento_paciente'
+  | 'estado'
+>;
+
+export const CUIR_UNIQUE_INDEX = 'recetas_cuir';
+
+/** SQL of prescriptions and their history. Every read is scoped to the owning client. */
+@Injectable()
+export class RecetasRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async insert(
+    tx: EntityManager,
+    r: NewReceta,
+  ): Promise<{ id_transaccion: string; created_at: Date }> {
+    const rows: Array<{ id_transaccion: string; created_at: Date }> = await tx.query(
+      `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, refeps_id, locacion,
+         id_de_receta, nombre_medicamento, fecha_creacion, items, mensaje, idempotency_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       RETURNING id_transaccion::text, created_at`,
+      [
+        r.clientId,
+        r.cuir,
+        r.documentoPaciente,
+        r.matriculaProfesional,
+        r.refepsId,
+        r.locacion,
+        r.idDeReceta,
+        r.nombreMedicamento,
+        r.fechaCreacion,
+        JSON.stringify(r.items),
+        r.mensaje,
+        r.idempotencyKey,
+      ],
+    );
+    return rows[0];
+  }
+
+  async addHistory(
+    tx: EntityManager | DataSource,
+    id: string,
+    e: Omit<HistoryEntry, 'at'>,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, e.evento, e.estado, e.intento, e.resultado, e.detalle],
+    );
+  }
+
+  async findForClient(clientId: string, id: string): Promise<RecetaRow | null> {
+    const rows: RecetaRow[] = await this.db.query(
+      `SELECT * FROM recetas WHERE id_transaccion = $1 AND client_id = $2`,
+      [id, clientId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async findById(id: string): Promise<RecetaRow | null> {
+    const rows: RecetaRow[] = await this.db.query(
+      `SELECT * FROM recetas WHERE id_transaccion = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async findByCuir(cuir: string): Promise<RecetaRow | null> {
+    const rows: RecetaRow[] = await this.db.query(`SELECT * FROM recetas WHERE cuir = $1`, [cuir]);
+    return rows[0] ?? null;
+  }
+
+  async history(id: string): Promise<HistoryEntry[]> {
+    return this.db.query(
+      `SELECT at, evento, estado, intento, resultado, detalle FROM receta_historial WHERE id_transaccion = $1 ORDER BY id`,
+      [id],
+    );
+  }
+
+  /** One page, newest first with the id as tie-break, and the exact count of all matches. */
+  async listForClient(f: ListFilters): Promise<{ total: number; items: RecetaSummary[] }> {
+    const where = ['client_id = $1', 'fecha_creacion >= $2', 'fecha_creacion <= $3'];
+    const params: unknown[] = [f.clientId, f.desde, f.hasta];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (f.matricula) add('matricula_profesional = ?', f.matricula);
+    if (f.documento) add('documento_paciente = ?', f.documento);
+    if (f.estado) add('estado = ?', f.estado);
+    if (f.asOf) add('id_transaccion <= ?', f.asOf);
+    const clause = where.join(' AND ');
+    const [countRows, items] = await Promise.all([
+      this.db.query<Array<{ total: number }>>(
+        `SELECT count(*)::int AS total FROM recetas WHERE ${clause}`,
+        params,
+      ),
+      this.db.query<RecetaSummary[]>(
+        `SELECT id_transaccion, id_de_receta, cuir, fecha_creacion, matricula_profesional, documento_paciente, estado
+           FROM recetas WHERE ${clause}
+          ORDER BY fecha_creacion DESC, id_transaccion DESC
+          LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, f.limit, f.offset],
+      ),
+    ]);
+    return { total: countRows[0].total, items };
+  }
+
+  /** The newest id_transaccion visible now: the snapshot watermark of a listing. */
+  async latestId(): Promise<string> {
+    const rows: Array<{ id: string | null }> = await this.db.query(
+      `SELECT max(id_transaccion)::text AS id FROM recetas`,
+    );
+    return rows[0].id ?? '0';
+  }
+}
+
+export interface AttemptOutcome {
+  estado: Estado;
+  mensaje: string;
+  /** The attempt that produced this outcome (0 when no delivery was needed). */
+  intento: number;
+  ministerioRef?: string | null;
+  failureReason?: string | null;
+  proximoIntentoAt?: Date | null;
+}
+
+/**
+ * Guarded state changes: only a PENDING transaction whose attempt count is the one the worker
+ * read can change. A final state is never left, and a stale worker (its job delivered twice
+ * after a crash) cannot overwrite a newer outcome. Returns false when the guard refused.
+ */
+export async function applyOutcome(
+  tx: EntityManager,
+  id: string,
+  attemptsBefore: number,
+  o: AttemptOutcome,
+): Promise<boolean> {
+  const [, count] = await tx.query<[unknown, number]>(
+    `UPDATE recetas SET
+       estado = $3, mensaje = $4, intentos = $5,
+       ultimo_intento_at = CASE WHEN $5 > $2 THEN now() ELSE ultimo_intento_at END,
+       proximo_intento_at = $6, ministerio_ref = COALESCE($7, ministerio_ref), failure_reason = $8,
+       completed_at = CASE WHEN $3 = 'COMPLETED' THEN now() ELSE completed_at END,
+       updated_at = now()
+     WHERE id_transaccion = $1 AND estado = 'PENDING' AND intentos = $2`,
+    [
+      id,
+      attemptsBefore,
+      o.estado,
+      o.mensaje,
+      o.intento,
+      o.proximoIntentoAt ?? null,
+      o.ministerioRef ?? null,
+      o.failureReason ?? null,
+    ],
+  );
+  return count === 1;
+}

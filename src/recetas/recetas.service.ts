@@ -1,0 +1,186 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from '../common/database-errors.js';
+import { DomainError, notFound } from '../common/errors/domain-error.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { parseIsoWithOffset } from '../common/validation/validators.js';
+import { parseCuir } from '../cuir/cuir-format.js';
+import { ProfesionalService } from '../profesional/profesional.service.js';
+import type { ListarRecetasQuery } from './dto/listar-recetas.query.js';
+import type {
+  ListadoRecetasDto,
+  RecetaDetalleDto,
+  RegistroRecetaDto,
+  TransaccionDto,
+} from './dto/receta-responses.dto.js';
+import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
+import { MinistryNotificationService } from './ministry-notification.service.js';
+import { MENSAJES } from './receta-state.js';
+import { CUIR_UNIQUE_INDEX, RecetaRow, RecetasRepository } from './recetas.repository.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Registration, listing, detail and tracking of prescriptions (SPEC 3); tenant-scoped throughout. */
+@Injectable()
+export class RecetasService {
+  constructor(
+    private readonly recetas: RecetasRepository,
+    private readonly profesional: ProfesionalService,
+    private readonly notifications: MinistryNotificationService,
+  ) {}
+
+  async register(
+    client: AuthenticatedClient,
+    dto: RegistrarRecetaDto,
+    idempotencyKey?: string,
+  ): Promise<RegistroRecetaDto> {
+    const parsed = parseCuir(dto.cuir);
+    if (!parsed.ok)
+      throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
+        { field: 'cuir', issue: 'must be a valid CUIR' },
+      ]);
+    const jurisdiccion = parsed.components.jurisdiction;
+    if (!(await this.profesional.isLicenceEnabled(dto.matricula_profesional, jurisdiccion))) {
+      throw new DomainError(
+        'PROFESSIONAL_NOT_ENABLED',
+        `Licence ${dto.matricula_profesional} is not enabled in jurisdiction ${jurisdiccion}`,
+        [
+          {
+            field: 'matricula_profesional',
+            issue: `is not enabled in REFEPS for jurisdiction ${jurisdiccion}`,
+          },
+        ],
+      );
+    }
+    const key = idempotencyKey?.toLowerCase() ?? null;
+    try {
+      const created = await this.recetas.transaction(async (tx) => {
+        const row = await this.recetas.insert(tx, {
+          clientId: client.id,
+          cuir: dto.cuir,
+          documentoPaciente: dto.documento_paciente,
+          matriculaProfesional: dto.matricula_profesional,
+          refepsId: dto.refeps_id ?? null,
+          locacion: dto.locacion,
+          idDeReceta: dto.id_de_receta ?? null,
+          nombreMedicamento: dto.nombre_medicamento ?? null,
+          fechaCreacion: dto.fecha_creacion,
+          items: dto.items.map((i) => ({
+            nombre: i.nombre,
+            cantidad: i.cantidad,
+            ...(i.codigo ? { codigo: i.codigo } : {}),
+          })),
+          mensaje: MENSAJES.PENDING,
+          idempotencyKey: key,
+        });
+        await this.recetas.addHistory(tx, row.id_transaccion, {
+          evento: 'REGISTRADA',
+          estado: 'PENDING',
+          intento: null,
+          resultado: 'accepted',
+          detalle: 'registration accepted; ministry notification queued',
+        });
+        await this.notifications.enqueue(tx, row.id_transaccion);
+        return row;
+      });
+      return {
+        id_transaccion: created.id_transaccion,
+        estado: 'PENDING',
+        mensaje: MENSAJES.PENDING,
+        cuir: dto.cuir,
+        id_de_receta: dto.id_de_receta ?? null,
+      };
+    } catch (err) {
+      if (!isUniqueViolation(err, CUIR_UNIQUE_INDEX)) throw err;
+      // The same client retrying with the same Idempotency-Key after its first attempt committed
+      // but its answer was lost (a crash between the two): answer as the first time.
+      const existing = await this.recetas.findByCuir(dto.cuir);
+      if (existing && key && existing.client_id === client.id && existing.idempotency_key === key) {
+        return {
+          id_transaccion: existing.id_transaccion,
+          estado: 'PENDING',
+          mensaje: MENSAJES.PENDING,
+          cuir: existing.cuir,
+          id_de_receta: existing.id_de_receta,
+        };
+      }
+      throw new DomainError('CUIR_ALREADY_REGISTERED', 'This CUIR is already registered');
+    }
+  }
+
+  async list(client: AuthenticatedClient, q: ListarRecetasQuery): Promise<ListadoRecetasDto> {
+    const desde = parseIsoWithOffset(q.fecha_desde) as Date;
+    const hasta = parseIsoWithOffset(q.fecha_hasta) as Date;
+    if (desde > hasta) {
+      throw new DomainError('INVALID_DATE_RANGE', 'fecha_desde is after fecha_hasta', [
+        { field: 'fecha_desde', issue: 'must not be after fecha_hasta' },
+      ]);
+    }
+    const page = q.page ?? 1;
+    const perPage = q.per_page ?? 50;
+    const asOf = q.as_of ?? (await this.recetas.latestId());
+    const { total, items } = await this.recetas.listForClient({
+      clientId: client.id,
+      desde,
+      hasta,
+      matricula: q.matricula,
+      documento: q.documento,
+      estado: q.estado,
+      asOf,
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    return {
+      total,
+      page,
+      per_page: perPage,
+      items: items.map((i) => ({ ...i, fecha_creacion: i.fecha_creacion.toISOString() })),
+      as_of: asOf,
+    };
+  }
+
+  async detail(client: AuthenticatedClient, id: string): Promise<RecetaDetalleDto> {
+    const r = await this.owned(client, id);
+    return {
+      id_transaccion: r.id_transaccion,
+      cuir: r.cuir,
+      documento_paciente: r.documento_paciente,
+      matricula_profesional: r.matricula_profesional,
+      refeps_id: r.refeps_id,
+      locacion: r.locacion,
+      id_de_receta: r.id_de_receta,
+      nombre_medicamento: r.nombre_medicamento,
+      fecha_creacion: r.fecha_creacion.toISOString(),
+      items: r.items,
+      estado: r.estado,
+      mensaje: r.mensaje,
+      created_at: r.created_at.toISOString(),
+      updated_at: r.updated_at.toISOString(),
+      ...(r.estado === 'COMPLETED' && r.completed_at
+        ? { completed_at: r.completed_at.toISOString() }
+        : {}),
+      ...(r.estado === 'FAILED' && r.failure_reason ? { failure_reason: r.failure_reason } : {}),
+    };
+  }
+
+  async tracking(client: AuthenticatedClient, id: string): Promise<TransaccionDto> {
+    const r = await this.owned(client, id);
+    const historial = await this.recetas.history(r.id_transaccion);
+    return {
+      id_transaccion: r.id_transaccion,
+      cuir: r.cuir,
+      estado: r.estado,
+      intentos: r.intentos,
+      ultimo_intento_at: iso(r.ultimo_intento_at),
+      proximo_intento_at: iso(r.proximo_intento_at),
+      ministerio_ref: r.ministerio_ref,
+      historial: historial.map((h) => ({ ...h, at: h.at.toISOString() })),
+    };
+  }
+
+  /** Another client's transaction answers exactly like a missing one (no existence oracle). */
+  private async owned(client: AuthenticatedClient, id: string): Promise<RecetaRow> {
+    const r = /^\d{1,18}$/.test(id) ? await this.recetas.findForClient(client.id, id) : null;
+    if (!r) throw notFound('Transaction');
+    return r;
+  }
+}

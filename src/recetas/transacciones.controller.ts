@@ -1,0 +1,32 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Scopes } from '../auth/scopes.js';
+import { CurrentClient } from '../common/http/current-client.decorator.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { ApiEnveloped, ApiErrors, ApiScope } from '../openapi/api-responses.js';
+import { TransaccionDto } from './dto/receta-responses.dto.js';
+import { RecetasService } from './recetas.service.js';
+
+@ApiTags('recetas')
+@Controller('v1/transacciones')
+export class TransaccionesController {
+  constructor(private readonly recetas: RecetasService) {}
+
+  @Get(':id_transaccion')
+  @Scopes('recetas:read')
+  @ApiScope('recetas:read')
+  @ApiParam({ name: 'id_transaccion', example: '1042' })
+  @ApiOperation({
+    summary: 'Track a transaction: state, delivery attempts and history (scope recetas:read)',
+    description:
+      'PENDING → COMPLETED (ministry acknowledged; ministerio_ref set) or FAILED (rejected, or retries exhausted). `historial` lists every state change and delivery attempt.',
+  })
+  @ApiEnveloped(200, TransaccionDto)
+  @ApiErrors({ 404: "NOT_FOUND (also for another client's id)" })
+  track(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id_transaccion') id: string,
+  ): Promise<TransaccionDto> {
+    return this.recetas.tracking(client, id);
+  }
+}

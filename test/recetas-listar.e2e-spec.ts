@@ -1,0 +1,154 @@
+import request from 'supertest';
+import { createClient, TestClient } from './support/clients.js';
+import { newCuir, register, registrationBody } from './support/recetas.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+describe('listing, detail and tracking are tenant-scoped', () => {
+  let t: TestApp;
+  let a: TestClient;
+  let b: TestClient;
+  const ids: string[] = [];
+  // A range of its own, in the past, so other suites' registrations never fall into it.
+  const base = Date.parse('2025-03-01T12:00:00Z') + Math.floor(Math.random() * 1e9);
+  const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+  const range = { fecha_desde: at(-1), fecha_hasta: at(100) };
+
+  beforeAll(async () => {
+    t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
+    a = await createClient(t);
+    b = await createClient(t);
+    // 12 prescriptions for A: minutes 0..11, two licences and two patients; 2 share one instant.
+    for (let i = 0; i < 12; i++) {
+      const res = await register(
+        t,
+        a,
+        registrationBody({
+          fecha_creacion: at(i === 11 ? 10 : i),
+          matricula_profesional: i % 2 ? '654321' : '123456',
+          cuir: newCuir({ jurisdiction: i % 2 ? '06' : '02' }),
+          documento_paciente: i < 6 ? '30111222' : '25111222',
+        }),
+      ).expect(201);
+      ids.push(res.body.data.id_transaccion);
+    }
+    await register(t, b, registrationBody({ fecha_creacion: at(5) })).expect(201);
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  const list = (c: TestClient, q: Record<string, string | number>) =>
+    request(t.url).get('/v1/recetas/listar').query(q).set(c.headers);
+
+  it("lists only the caller's rows, newest first with id as tie-break, total counting all", async () => {
+    const res = await list(a, { ...range, per_page: 50 }).expect(200);
+    expect(res.body.data).toMatchObject({ total: 12, page: 1, per_page: 50 });
+    const got = res.body.data.items.map((i: { id_transaccion: string }) => i.id_transaccion);
+    expect(got).toHaveLength(12);
+    // minute 11 was registered at minute 10 too: the two at minute 10 come by id, descending.
+    const expected = [...ids.keys()]
+      .map((i) => ({ id: ids[i], minute: i === 11 ? 10 : i }))
+      .sort((x, y) => y.minute - x.minute || Number(BigInt(y.id) - BigInt(x.id)))
+      .map((x) => x.id);
+    expect(got).toEqual(expected);
+    expect(Object.keys(res.body.data.items[0]).sort()).toEqual([
+      'cuir',
+      'documento_paciente',
+      'estado',
+      'fecha_creacion',
+      'id_de_receta',
+      'id_transaccion',
+      'matricula_profesional',
+    ]);
+    const bRes = await list(b, { ...range }).expect(200);
+    expect(bRes.body.data.total).toBe(1);
+    expect(
+      bRes.body.data.items.every(
+        (i: { id_transaccion: string }) => !ids.includes(i.id_transaccion),
+      ),
+    ).toBe(true);
+  });
+
+  it('filters by matricula, documento and estado, and the range is inclusive', async () => {
+    expect((await list(a, { ...range, matricula: '654321' })).body.data.total).toBe(6);
+    expect((await list(a, { ...range, documento: '25111222' })).body.data.total).toBe(6);
+    expect((await list(a, { ...range, estado: 'PENDING' })).body.data.total).toBe(12);
+    expect((await list(a, { ...range, estado: 'COMPLETED' })).body.data.total).toBe(0);
+    expect((await list(a, { fecha_desde: at(3), fecha_hasta: at(5) })).body.data.total).toBe(3);
+    // Another client's filters never reveal A's rows.
+    expect((await list(b, { ...range, matricula: '654321' })).body.data.total).toBe(0);
+  });
+
+  it('pages are disjoint and complete while new rows arrive (as_of snapshot)', async () => {
+    const first = await list(a, { ...range, per_page: 5, page: 1 }).expect(200);
+    const asOf = first.body.data.as_of;
+    await register(t, a, registrationBody({ fecha_creacion: at(50) })).expect(201); // newest: lands on page 1
+    const pages = [first.body.data.items];
+    for (const page of [2, 3])
+      pages.push(
+        (await list(a, { ...range, per_page: 5, page, as_of: asOf }).expect(200)).body.data.items,
+      );
+    const seen = pages.flat().map((i: { id_transaccion: string }) => i.id_transaccion);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.sort()).toEqual([...ids].sort());
+    expect(
+      (await list(a, { ...range, per_page: 5, page: 4, as_of: asOf })).body.data.items,
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['missing fecha_desde', { fecha_hasta: '2026-01-01T00:00:00Z' }],
+    ['missing fecha_hasta', { fecha_desde: '2026-01-01T00:00:00Z' }],
+    ['invalid date', { fecha_desde: '2026-13-01T00:00:00Z', fecha_hasta: '2026-12-01T00:00:00Z' }],
+    [
+      'date without offset',
+      { fecha_desde: '2026-01-01T00:00:00', fecha_hasta: '2026-12-01T00:00:00Z' },
+    ],
+    [
+      'inverted range',
+      { fecha_desde: '2026-12-01T00:00:00Z', fecha_hasta: '2026-01-01T00:00:00Z' },
+    ],
+  ])('answers 400 INVALID_DATE_RANGE for %s', async (_name, q) => {
+    const res = await list(a, q).expect(400);
+    expect(res.body.error.code).toBe('INVALID_DATE_RANGE');
+  });
+
+  it.each([
+    [{ per_page: 201 }, 'per_page'],
+    [{ per_page: 0 }, 'per_page'],
+    [{ page: 0 }, 'page'],
+    [{ page: 'abc' }, 'page'],
+    [{ estado: 'DONE' }, 'estado'],
+    [{ documento: '12' }, 'documento'],
+  ])('answers 400 VALIDATION_FAILED for %j', async (q, field) => {
+    const res = await list(a, { ...range, ...q }).expect(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.details[0].field).toBe(field);
+  });
+
+  it('refuses unknown query parameters', async () => {
+    const res = await list(a, { ...range, sort: 'asc' }).expect(400);
+    expect(res.body.error).toMatchObject({ code: 'UNKNOWN_FIELD', details: [{ field: 'sort' }] });
+  });
+
+  it('defaults to page 1 and 50 per page', async () => {
+    const res = await list(a, range).expect(200);
+    expect(res.body.data).toMatchObject({ page: 1, per_page: 50 });
+  });
+
+  it("answers another client's id exactly like a missing one (404), for detail and tracking", async () => {
+    for (const path of ['/v1/recetas', '/v1/transacciones']) {
+      const other = await request(t.url).get(`${path}/${ids[0]}`).set(b.headers).expect(404);
+      const missing = await request(t.url).get(`${path}/999999999999`).set(b.headers).expect(404);
+      expect({ ...other.body, request_id: 'x' }).toEqual({ ...missing.body, request_id: 'x' });
+      await request(t.url).get(`${path}/not-a-number`).set(b.headers).expect(404);
+      await request(t.url).get(`${path}/${ids[0]}`).set(a.headers).expect(200);
+    }
+  });
+
+  it('needs recetas:read', async () => {
+    const writer = await createClient(t, { scopes: ['recetas:write'] });
+    await list(writer, range).expect(403);
+    await request(t.url).get(`/v1/recetas/${ids[0]}`).set(writer.headers).expect(403);
+  });
+});

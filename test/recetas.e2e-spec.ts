@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { MinistryNotificationService } from '../src/recetas/ministry-notification.service.js';
+import { createClient, TestClient } from './support/clients.js';
+import { newCuir, register, registrationBody } from './support/recetas.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+describe('POST /v1/recetas/registrar', () => {
+  let t: TestApp;
+  let a: TestClient;
+  let b: TestClient;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    // Delivery is exercised in the ministerio suite; here the notification only has to be queued.
+    t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
+    a = await createClient(t);
+    b = await createClient(t);
+    db = t.app.get(DataSource);
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+  afterEach(async () => {
+    await fetch(`${t.sandboxUrl}/__sandbox/faults`, { method: 'DELETE' });
+  });
+
+  const rowsWithCuir = async (cuir: string) =>
+    Number((await db.query('SELECT count(*)::int AS n FROM recetas WHERE cuir = $1', [cuir]))[0].n);
+
+  it('registers: 201 with the seed fields, estado PENDING, stored with its items, history and queued job', async () => {
+    const body = registrationBody({ documento_paciente: '30.111.222' });
+    const res = await register(t, a, body).expect(201);
+    expect(res.body.success).toBe(true);
+    expect(Object.keys(res.body.data)).toEqual([
+      'id_transaccion',
+      'estado',
+      'mensaje',
+      'cuir',
+      'id_de_receta',
+    ]);
+    expect(res.body.data).toMatchObject({
+      estado: 'PENDING',
+      cuir: body.cuir,
+      id_de_receta: body.id_de_receta,
+    });
+    expect(res.body.data.id_transaccion).toMatch(/^\d+$/);
+    expect(res.body.data.mensaje).toMatch(/pendiente/i);
+
+    const detail = await request(t.url)
+      .get(`/v1/recetas/${res.body.data.id_transaccion}`)
+      .set(a.headers)
+      .expect(200);
+    expect(detail.body.data).toMatchObject({
+      documento_paciente: '30111222',
+      matricula_profesional: '123456',
+      locacion: body.locacion,
+      items: body.items,
+      estado: 'PENDING',
+      fecha_creacion: new Date(body.fecha_creacion as string).toISOString(),
+    });
+    expect(detail.body.data.completed_at).toBeUndefined();
+    const track = await request(t.url)
+      .get(`/v1/transacciones/${res.body.data.id_transaccion}`)
+      .set(a.headers)
+      .expect(200);
+    expect(track.body.data).toMatchObject({ estado: 'PENDING', intentos: 0, ministerio_ref: null });
+    expect(track.body.data.historial[0]).toMatchObject({ evento: 'REGISTRADA', estado: 'PENDING' });
+    const jobs = await db.query(
+      `SELECT count(*)::int AS n FROM ${t.config.queue.schema}.job WHERE data->>'id_transaccion' = $1`,
+      [res.body.data.id_transaccion],
+    );
+    expect(jobs[0].n).toBe(1);
+  });
+
+  it('gives sequential transaction ids', async () => {
+    const first = await register(t, a, registrationBody()).expect(201);
+    const second = await register(t, a, registrationBody()).expect(201);
+    expect(BigInt(second.body.data.id_transaccion)).toBeGreaterThan(
+      BigInt(first.body.data.id_transaccion),
+    );
+  });
+
+  it.each([
+    'documento_paciente',
+    'matricula_profesional',
+    'locacion',
+    'cuir',
+    'fecha_creacion',
+    'items',
+  ])('names a missing %s in details', async (field) => {
+    const body = registrationBody();
+    delete body[field];
+    const res = await register(t, a, body).expect(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.details).toEqual([{ field, issue: 'is required' }]);
+  });
+
+  const future = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+  it.each([
+    ['documento_paciente', { documento_paciente: '123456' }],
+    ['documento_paciente', { documento_paciente: '301112223' }],
+    ['documento_paciente', { documento_paciente: '30.11.1222' }],
+    ['documento_paciente', { documento_paciente: 30111222 }],
+    ['matricula_profesional', { matricula_profesional: 'MN-123' }],
+    ['matricula_profesional', { matricula_profesional: 'A'.repeat(21) }],
+    ['refeps_id', { refeps_id: 'x'.repeat(41) }],
+    ['refeps_id', { refeps_id: '' }],
+    ['locacion', { locacion: 'x'.repeat(201) }],
+    ['locacion', { locacion: '' }],
+    ['cuir', { cuir: newCuir().slice(1) }],
+    ['cuir', { cuir: `${newCuir().slice(0, 8)}03${newCuir().slice(10)}` }],
+    ['cuir', { cuir: `${newCuir().slice(0, 12)}00${newCuir().slice(14)}` }],
+    ['id_de_receta', { id_de_receta: 'x'.repeat(65) }],
+    ['nombre_medicamento', { nombre_medicamento: 'x'.repeat(201) }],
+    ['fecha_creacion', { fecha_creacion: '2026-11-20T10:00:00' }],
+    ['fecha_creacion', { fecha_creacion: '2026-02-30T10:00:00Z' }],
+    ['fecha_creacion', { fecha_creacion: 'yesterday' }],
+    ['fecha_creacion', { fecha_creacion: future(10) }],
+    ['items', { items: [] }],
+    ['items', { items: Array.from({ length: 11 }, () => ({ nombre: 'x', cantidad: 1 })) }],
+    ['items', { items: 'ibuprofeno' }],
+    ['items[0].cantidad', { items: [{ nombre: 'x', cantidad: 1.5 }] }],
+    ['items[0].cantidad', { items: [{ nombre: 'x', cantidad: 0 }] }],
+    [
+      'items[1].cantidad',
+      {
+        items: [
+          { nombre: 'x', cantidad: 1 },
+          { nombre: 'y', cantidad: 1000 },
+        ],
+      },
+    ],
+    ['items[0].cantidad', { items: [{ nombre: 'x', cantidad: '2' }] }],
+    ['items[0].nombre', { items: [{ cantidad: 2 }] }],
+    ['items[0].codigo', { items: [{ nombre: 'x', cantidad: 2, codigo: 'bad code!' }] }],
+  ])('refuses a malformed %s with 400, naming it', async (field, over) => {
+    const res = await register(t, a, registrationBody(over)).expect(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+  });
+
+  it('accepts a fecha_creacion up to 5 minutes ahead (clock skew) and ±hh:mm offsets', async () => {
+    await register(t, a, registrationBody({ fecha_creacion: future(2) })).expect(201);
+    await register(t, a, registrationBody({ fecha_creacion: '2026-11-20T10:00:00-03:00' })).expect(
+      201,
+    );
+  });
+
+  it('refuses unknown fields at any level with UNKNOWN_FIELD', async () => {
+    const top = await register(t, a, registrationBody({ paciente_nombre: 'x' })).expect(400);
+    expect(top.body.error).toMatchObject({
+      code: 'UNKNOWN_FIELD',
+      details: [{ field: 'paciente_nombre' }],
+    });
+    const nested = await register(
+      t,
+      a,
+      registrationBody({ items: [{ nombre: 'x', cantidad: 1, precio: 3 }] }),
+    ).expect(400);
+    expect(nested.body.error).toMatchObject({
+      code: 'UNKNOWN_FIELD',
+      details: [{ field: 'items[0].precio' }],
+    });
+  });
+
+  it('answers 422 PROFESSIONAL_NOT_ENABLED for a disabled licence or one outside the CUIR jurisdiction', async () => {
+    const disabled = await register(
+      t,
+      a,
+      registrationBody({ matricula_profesional: '222333', cuir: newCuir({ jurisdiction: '14' }) }),
+    ).expect(422);
+    expect(disabled.body.error.code).toBe('PROFESSIONAL_NOT_ENABLED');
+    const elsewhere = registrationBody({ cuir: newCuir({ jurisdiction: '06' }) });
+    await register(t, a, elsewhere).expect(422);
+    expect(await rowsWithCuir(elsewhere.cuir as string)).toBe(0);
+    await register(
+      t,
+      a,
+      registrationBody({ matricula_profesional: '654321', cuir: newCuir({ jurisdiction: '06' }) }),
+    ).expect(201);
+  });
+
+  it('answers 500 UPSTREAM_UNAVAILABLE and stores nothing when the registry is down and nothing is cached', async () => {
+    await fetch(`${t.sandboxUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'refeps', mode: 'error' }),
+    });
+    const body = registrationBody({ matricula_profesional: '998877' });
+    const res = await register(t, a, body).expect(500);
+    expect(res.body.error.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(await rowsWithCuir(body.cuir as string)).toBe(0);
+  });
+
+  it('registers a CUIR once: the second registration is 409, also under concurrency', async () => {
+    const body = registrationBody();
+    await register(t, a, body).expect(201);
+    const again = await register(t, b, { ...body, id_de_receta: 'other' }).expect(409);
+    expect(again.body.error.code).toBe('CUIR_ALREADY_REGISTERED');
+
+    const racing = registrationBody();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => register(t, a, racing)));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, ...Array(19).fill(409)]);
+    expect(await rowsWithCuir(racing.cuir as string)).toBe(1);
+  });
+
+  it('leaves no prescription when the ministry job cannot be enqueued (one transaction)', async () => {
+    const notifications = t.app.get(MinistryNotificationService);
+    const original = notifications.enqueue.bind(notifications);
+    notifications.enqueue = async (tx, id) => {
+      await original(tx, id); // the job row is written, then the transaction fails
+      throw new Error('queue unavailable');
+    };
+    try {
+      const body = registrationBody();
+      const res = await register(t, a, body).expect(500);
+      expect(res.body.error.code).toBe('INTERNAL');
+      expect(await rowsWithCuir(body.cuir as string)).toBe(0);
+      const orphanJobs = await db.query(
+        `SELECT count(*)::int AS n FROM ${t.config.queue.schema}.job j WHERE NOT EXISTS (SELECT 1 FROM recetas r WHERE r.id_transaccion::text = j.data->>'id_transaccion')`,
+      );
+      expect(orphanJobs[0].n).toBe(0);
+    } finally {
+      notifications.enqueue = original;
+    }
+  });
+
+  describe('Idempotency-Key', () => {
+    it('20 concurrent identical requests with one key make one prescription and one 201 id', async () => {
+      const key = randomUUID();
+      const body = registrationBody();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => register(t, a, body, { 'Idempotency-Key': key })),
+      );
+      const created = answers.filter((r) => r.status === 201);
+      expect(created.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(created.map((r) => r.body.data.id_transaccion)).size).toBe(1);
+      for (const r of answers.filter((x) => x.status !== 201)) {
+        expect(r.status).toBe(409);
+        expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+      }
+      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+
+      const replay = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(created[0].body);
+    });
+
+    it('refuses the same key with a different body, and keeps keys per client', async () => {
+      const key = randomUUID();
+      await register(t, a, registrationBody(), { 'Idempotency-Key': key }).expect(201);
+      const reused = await register(t, a, registrationBody(), { 'Idempotency-Key': key }).expect(
+        409,
+      );
+      expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      const other = await register(t, b, registrationBody(), { 'Idempotency-Key': key }).expect(
+        201,
+      );
+      expect(other.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('compares bodies canonically: the same fields in another order replay', async () => {
+      const key = randomUUID();
+      const body = registrationBody();
+      const first = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      const reordered = Object.fromEntries(Object.entries(body).reverse());
+      const second = await register(t, a, reordered, { 'Idempotency-Key': key }).expect(201);
+      expect(second.body.data.id_transaccion).toBe(first.body.data.id_transaccion);
+    });
+
+    it('replays a 4xx, and does not store a 5xx so the retry runs again', async () => {
+      const key = randomUUID();
+      const bad = registrationBody({
+        matricula_profesional: '222333',
+        cuir: newCuir({ jurisdiction: '14' }),
+      });
+      await register(t, a, bad, { 'Idempotency-Key': key }).expect(422);
+      const replayed = await register(t, a, bad, { 'Idempotency-Key': key }).expect(422);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body.error.code).toBe('PROFESSIONAL_NOT_ENABLED');
+
+      const key2 = randomUUID();
+      const body = registrationBody({ matricula_profesional: '123456' });
+      await fetch(`${t.sandboxUrl}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ service: 'refeps', mode: 'error' }),
+      });
+      // The licence may be cached from earlier tests; a fresh licence number is not.
+      const uncached = { ...body, matricula_profesional: '555444' };
+      await register(t, a, uncached, { 'Idempotency-Key': key2 }).expect(500);
+      await fetch(`${t.sandboxUrl}/__sandbox/faults`, { method: 'DELETE' });
+      const retried = await register(t, a, uncached, { 'Idempotency-Key': key2 });
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect(retried.status).toBe(422); // ran again (555444 is not in the registry)
+    });
+
+    it('refuses a key that is not a UUID', async () => {
+      const res = await register(t, a, registrationBody(), {
+        'Idempotency-Key': 'not-a-uuid',
+      }).expect(400);
+      expect(res.body.error.details).toEqual([
+        { field: 'Idempotency-Key', issue: 'must be a UUID' },
+      ]);
+    });
+  });
+});

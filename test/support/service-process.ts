@@ -1,0 +1,85 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no cleanup at all, as in a crash. */
+  kill(): Promise<void>;
+}
+
+/** Runs the built service (`dist/`) as its own process against the run's test database. */
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      DATABASE_POOL_SIZE: process.env.TEST_DATABASE_POOL_SIZE ?? '5',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      DEMO_CLIENT: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 20_000);
+    const check = () => {
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => reject(new Error(`service exited early:\n${out}`)));
+  });
+  return {
+    url,
+    child,
+    output: () => out,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+const run = promisify(execFile);
+
+/** Issues a client with every scope through the credentials tool. */
+export async function cliClient(name: string): Promise<{ headers: Record<string, string> }> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      'dist/src/cli/main.js',
+      'clients',
+      'create',
+      '--name',
+      name,
+      '--scopes',
+      'all',
+      '--rate-limit',
+      '100000',
+      '--json',
+    ],
+    {
+      env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, LOG_LEVEL: 'silent' },
+    },
+  );
+  const c = JSON.parse(stdout) as { key: string; secret: string };
+  return { headers: { 'X-API-Key': c.key, 'X-API-Secret': c.secret } };
+}
