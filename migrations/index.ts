@@ -3,6 +3,7 @@ import { ApiClients1763800001000 } from './1763800001000-ApiClients.js';
 import { IssuedCuirs1763800002000 } from './1763800002000-IssuedCuirs.js';
 import { Recetas1763800003000 } from './1763800003000-Recetas.js';
 import { MedicamentosMirror1763800004000 } from './1763800004000-MedicamentosMirror.js';
+import { VerificationAndWebhooks1763800005000 } from './1763800005000-VerificationAndWebhooks.js';
 
 /** Every migration, in order. Listed explicitly so the build, the tests and the CLI agree. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   IssuedCuirs1763800002000,
   Recetas1763800003000,
   MedicamentosMirror1763800004000,
+  VerificationAndWebhooks1763800005000,
 ];

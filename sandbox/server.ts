@@ -21,6 +21,7 @@ import {
 import { MinisterioState, createMinisterio } from './ministerio.js';
 import { createRefeps } from './refeps.js';
 import { createRenaper } from './renaper.js';
+import { WebhookReceivers } from './webhooks.js';
 import type { EmulatedSystem, Route } from './system.js';
 import { MEDICAMENTOS } from './fixtures/medicamentos.js';
 import { syntheticCatalog } from './fixtures/synthetic-catalog.js';
@@ -89,6 +90,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     createCatalogo(catalogo),
     createMinisterio(ministerio, ministryCreds),
   ];
+  const webhooks = new WebhookReceivers();
   const state: SandboxState = {
     faults,
     calls,
@@ -97,11 +99,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     reset: () => {
       faults.clear();
       calls.reset();
+      webhooks.reset();
       for (const system of systems) system.reset();
     },
   };
   const table: Entry[] = [
     ...controlRoutes(state).map((route) => ({ route })),
+    ...webhooks.routes().map((route) => ({ route })),
     ...systems.flatMap((system) => system.routes.map((route) => ({ route, system }))),
   ];
 

@@ -50,4 +50,11 @@ export class ApiClientEntity {
 
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
+
+  @Column('text', { name: 'webhook_url', nullable: true })
+  webhookUrl: string | null;
+
+  /** The webhook signing secret, sealed with the server key (it must be used in clear to sign). */
+  @Column('text', { name: 'webhook_secret_enc', nullable: true })
+  webhookSecretEnc: string | null;
 }

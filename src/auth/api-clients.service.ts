@@ -1,4 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../common/crypto/secret-box.js';
+import { webhookRules, webhookUrlProblem } from '../webhooks/webhook-url-policy.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -12,6 +15,8 @@ export interface ClientSettings {
   rateLimitPerMinute?: number;
   cuirUniqueness?: boolean;
   cuirRules?: boolean;
+  /** A URL sets (or replaces) the webhook and issues a new signing secret; null removes it. */
+  webhookUrl?: string | null;
 }
 
 /** What an operator sees of a client: never a secret or a hash. */
@@ -28,6 +33,9 @@ export interface ClientView {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  webhook_url: string | null;
+  /** Only in the answer that set the webhook: shown once, like the API secret. */
+  webhook_secret?: string;
 }
 
 export interface IssuedCredentials {
@@ -58,10 +66,14 @@ export function parseScopes(list: string): Scope[] {
 /** The issuance rules of SPEC 2: create, list, update, rotate, revoke (the credentials tool). */
 @Injectable()
 export class ApiClientsService {
+  private readonly webhookBox: SecretBox;
+
   constructor(
     private readonly clients: ApiClientsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.webhookBox = new SecretBox(config.auth.secretPepper, 'webhook-signing-secret');
+  }
 
   async create(name: string, settings: ClientSettings): Promise<IssuedCredentials> {
     if (await this.clients.findActiveByName(name)) {
@@ -97,7 +109,40 @@ export class ApiClientsService {
       client.rateLimitPerMinute = settings.rateLimitPerMinute;
     if (settings.cuirUniqueness !== undefined) client.cuirUniqueness = settings.cuirUniqueness;
     if (settings.cuirRules !== undefined) client.cuirRules = settings.cuirRules;
-    return toView(await this.clients.save(client));
+    let webhookSecret: string | undefined;
+    if (settings.webhookUrl === null) {
+      client.webhookUrl = null;
+      client.webhookSecretEnc = null;
+    } else if (settings.webhookUrl !== undefined) {
+      const problem = await webhookUrlProblem(settings.webhookUrl, webhookRules(this.config));
+      if (problem) {
+        throw new DomainError('VALIDATION_FAILED', `Webhook URL refused: it ${problem}`, [
+          { field: 'webhook_url', issue: problem },
+        ]);
+      }
+      webhookSecret = `whsec_${randomBytes(32).toString('base64url')}`;
+      client.webhookUrl = settings.webhookUrl;
+      client.webhookSecretEnc = this.webhookBox.seal(webhookSecret);
+    }
+    const view = toView(await this.clients.save(client));
+    return webhookSecret ? { ...view, webhook_secret: webhookSecret } : view;
+  }
+
+  /** Where and how to deliver this client's events, or null when it has no webhook. */
+  async webhookTarget(clientId: string): Promise<{ url: string; secret: string } | null> {
+    const client = await this.clients.findByIdOrKey(clientId);
+    if (!client?.active || !client.webhookUrl || !client.webhookSecretEnc) return null;
+    return { url: client.webhookUrl, secret: this.webhookBox.open(client.webhookSecretEnc) };
+  }
+
+  /** Display names of clients, for audit views. */
+  async names(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const id of new Set(ids)) {
+      const c = await this.clients.findByIdOrKey(id);
+      if (c) out.set(id, c.name);
+    }
+    return out;
   }
 
   /** Adds a second valid secret; both work until `finishRotation`. */
@@ -170,5 +215,6 @@ function toView(c: ApiClientEntity): ClientView {
     created_at: c.createdAt.toISOString(),
     last_used_at: c.lastUsedAt?.toISOString() ?? null,
     revoked_at: c.revokedAt?.toISOString() ?? null,
+    webhook_url: c.webhookUrl,
   };
 }

@@ -8,6 +8,8 @@ export const SCOPES = [
   'profesional:read',
   'persona:read',
   'medicamentos:read',
+  // Dispensers (pharmacies, the citizen app): verify any prescription by its CUIR.
+  'recetas:verify',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

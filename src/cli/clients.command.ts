@@ -21,6 +21,7 @@ const positiveInt = (value: string): number => {
 };
 
 interface SettingsFlags {
+  webhookUrl?: string;
   scopes?: string;
   rateLimit?: number;
   cuirUniqueness?: boolean;
@@ -30,6 +31,12 @@ interface SettingsFlags {
 
 function settingsFrom(flags: SettingsFlags): ClientSettings {
   return {
+    webhookUrl:
+      flags.webhookUrl === undefined
+        ? undefined
+        : flags.webhookUrl === 'none'
+          ? null
+          : flags.webhookUrl,
     scopes: flags.scopes === undefined ? undefined : parseScopes(flags.scopes),
     rateLimitPerMinute: flags.rateLimit,
     cuirUniqueness: flags.cuirUniqueness,
@@ -78,8 +85,12 @@ export function clientsCommand(
   withSettingsFlags(
     clients
       .command('update <ref>')
-      .description('change scopes, rate limit or CUIR policies of a client (by id or key)')
-      .option('--scopes <list>', 'comma-separated scopes, or "all"'),
+      .description('change scopes, rate limit, CUIR policies or webhook of a client (by id or key)')
+      .option('--scopes <list>', 'comma-separated scopes, or "all"')
+      .option(
+        '--webhook-url <url|none>',
+        'where COMPLETED/FAILED events are POSTed (a new signing secret is printed once); none removes it',
+      ),
   ).action((ref: string, flags: SettingsFlags) =>
     run(async (svc) => printView(out, await svc.update(ref, settingsFrom(flags)), flags.json)),
   );
@@ -122,6 +133,12 @@ function printIssued(out: Output, issued: IssuedCredentials, json?: boolean): vo
 function printView(out: Output, view: ClientView, json?: boolean): void {
   if (json) out.json(view);
   else out.line(describe(view));
+  if (!json && view.webhook_secret) {
+    out.line(`  Webhook:         ${view.webhook_url}`);
+    out.line(
+      `  Signing secret:  ${view.webhook_secret}  (shown only now; verify X-Signature with it)`,
+    );
+  }
 }
 
 function describe(c: ClientView): string {

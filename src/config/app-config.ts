@@ -70,9 +70,16 @@ export interface AppConfig {
     /** Failed authentications per address and minute before 429. */
     failuresPerMinute: number;
   };
+  webhooks: {
+    /** Allow private, loopback and link-local webhook targets (tests, on-premises receivers). */
+    allowPrivate: boolean;
+    timeoutMs: number;
+    maxAttempts: number;
+    retryDelaySeconds: number;
+  };
   insurerName: string;
   /** The catalogue mirror's sync: every N minutes (0: only at start when empty, and the CLI). */
-  catalog: { syncIntervalMinutes: number; syncPageSize: number };
+  catalog: { syncIntervalMinutes: number; syncPageSize: number; syncOnStart: boolean };
   logLevel: LogLevel;
   demoClient: boolean;
 }
@@ -179,10 +186,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       defaultRateLimitPerMinute: raw.RATE_LIMIT_DEFAULT_PER_MINUTE ?? 600,
       failuresPerMinute: raw.AUTH_FAILURES_PER_MINUTE ?? 30,
     },
+    webhooks: {
+      allowPrivate: raw.WEBHOOK_ALLOW_PRIVATE ?? false,
+      timeoutMs: raw.WEBHOOK_TIMEOUT_MS ?? 5000,
+      maxAttempts: raw.WEBHOOK_MAX_ATTEMPTS ?? 8,
+      retryDelaySeconds: raw.WEBHOOK_RETRY_DELAY_SECONDS ?? 10,
+    },
     insurerName: raw.INSURER_NAME ?? 'pami',
     catalog: {
       syncIntervalMinutes: raw.CATALOG_SYNC_INTERVAL_MINUTES ?? 1440,
       syncPageSize: raw.CATALOG_SYNC_PAGE_SIZE ?? 500,
+      syncOnStart: raw.CATALOG_SYNC_ON_START ?? true,
     },
     logLevel: (raw.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as LogLevel,
     demoClient: raw.DEMO_CLIENT ?? raw.DATABASE_URL === undefined,

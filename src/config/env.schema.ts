@@ -267,6 +267,11 @@ export class EnvironmentVariables {
   CATALOG_SYNC_PAGE_SIZE?: number;
 
   @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  CATALOG_SYNC_ON_START?: boolean;
+
+  @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
@@ -293,6 +298,32 @@ export class EnvironmentVariables {
   @Transform(emptyToUndefined)
   @IsUrl(URL_OPTIONS)
   PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE?: boolean;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  WEBHOOK_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  WEBHOOK_MAX_ATTEMPTS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  WEBHOOK_RETRY_DELAY_SECONDS?: number;
 
   @IsOptional()
   @IsString()

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { canonicalJson, requestHash } from './canonical-hash.js';
+import { canonicalJson } from '../common/canonical-json.js';
+import { requestHash } from './canonical-hash.js';
 
 describe('canonical request hash', () => {
   it('ignores key order at every level', () => {

@@ -14,6 +14,7 @@ import {
   MinistryRejection,
 } from '../ministerio/ministry.client.js';
 import { JobQueue } from '../queue/job-queue.js';
+import { RecetaEventsService } from './receta-events.service.js';
 import { MENSAJES, retryDelayMs } from './receta-state.js';
 import {
   applyOutcome,
@@ -49,6 +50,7 @@ export class MinistryNotificationService implements OnModuleInit {
     private readonly recetas: RecetasRepository,
     private readonly ministry: MinistryClient,
     private readonly queue: JobQueue,
+    private readonly events: RecetaEventsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
     metrics: MetricsService,
@@ -246,9 +248,13 @@ export class MinistryNotificationService implements OnModuleInit {
     followUp?: { attempt: number; startAfter: Date },
   ): Promise<void> {
     const id = receta.id_transaccion;
+    const final = outcome.estado !== 'PENDING';
+    // Asked before the transaction: inside it, the only connection may be the transaction's own.
+    const notifyClient = final && (await this.events.wantsEvents(receta.client_id));
     const applied = await this.recetas.transaction(async (tx) => {
       if (!(await applyOutcome(tx, id, receta.intentos, outcome))) return false;
-      for (const h of history) await this.recetas.addHistory(tx, id, h);
+      for (const h of history) await this.recetas.addHistory(id, h, tx);
+      if (notifyClient) await this.events.enqueueFinal(tx, receta, outcome);
       if (followUp) {
         await this.queue.sendInTransaction<NotificationJob>(
           tx,

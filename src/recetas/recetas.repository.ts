@@ -120,13 +120,11 @@ export class RecetasRepository {
     return rows[0];
   }
 
-  async addHistory(
-    tx: EntityManager | DataSource,
-    id: string,
-    e: Omit<HistoryEntry, 'at'>,
-  ): Promise<void> {
-    await tx.query(
-      `INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle) VALUES ($1, $2, $3, $4, $5, $6)`,
+  /** Appends a history row, inside `tx` when given. */
+  async addHistory(id: string, e: Omit<HistoryEntry, 'at'>, tx?: EntityManager): Promise<void> {
+    await (tx ?? this.db).query(
+      `INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
       [id, e.evento, e.estado, e.intento, e.resultado, e.detalle],
     );
   }

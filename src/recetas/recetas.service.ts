@@ -72,13 +72,17 @@ export class RecetasService {
           mensaje: MENSAJES.PENDING,
           idempotencyKey: key,
         });
-        await this.recetas.addHistory(tx, row.id_transaccion, {
-          evento: 'REGISTRADA',
-          estado: 'PENDING',
-          intento: null,
-          resultado: 'accepted',
-          detalle: 'registration accepted; ministry notification queued',
-        });
+        await this.recetas.addHistory(
+          row.id_transaccion,
+          {
+            evento: 'REGISTRADA',
+            estado: 'PENDING',
+            intento: null,
+            resultado: 'accepted',
+            detalle: 'registration accepted; ministry notification queued',
+          },
+          tx,
+        );
         await this.notifications.enqueue(tx, row.id_transaccion);
         return row;
       });
