@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, needsSandbox, withSandbox } from './app-config.js';
 
 describe('loadConfig', () => {
@@ -34,6 +35,17 @@ describe('loadConfig', () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).problems.some((p) => p.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it('accepts every line of .env.example as it stands (empty values are unset)', () => {
+    const lines = readFileSync('.env.example', 'utf8')
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l));
+    const env = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    expect(Object.keys(env).length).toBeGreaterThan(40);
+    expect(() => loadConfig(env)).not.toThrow();
   });
 
   it('parses numbers, booleans and URLs', () => {

@@ -104,11 +104,11 @@ function describe(errors: ValidationError[]): string[] {
 
 /** Validates the environment and returns the typed settings, or throws ConfigError naming each bad setting. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const raw = plainToInstance(
-    EnvironmentVariables,
-    { ...env },
-    { enableImplicitConversion: false },
+  // An empty value means "not set" (as in .env.example), never an empty setting.
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''),
   );
+  const raw = plainToInstance(EnvironmentVariables, given, { enableImplicitConversion: false });
   const errors = validateSync(raw, { whitelist: false, forbidUnknownValues: false });
   if (errors.length > 0) throw new ConfigError(describe(errors));
 
