@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { startSandbox } from '../sandbox/server.js';
 import { AppModule } from './app.module.js';
+import { answerClientError } from './common/http/client-error.js';
 import { NestPinoLogger } from './common/logging/logger.js';
 import { AppConfig, needsSandbox, withDatabaseUrl, withSandbox } from './config/app-config.js';
 import { configureApp } from './configure-app.js';
@@ -57,6 +58,8 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
       AppModule.forRoot(config, logger),
       {
         bodyParser: false,
+        // Throw instead of exiting: the caller (main.ts or a test) decides what a failed start means.
+        abortOnError: false,
         logger: new NestPinoLogger(logger.child({ component: 'nest' })),
       },
     );
@@ -64,6 +67,7 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     await configureApp(app, logger);
     const server = await app.listen(config.http.port, config.http.host);
     server.requestTimeout = config.http.requestTimeoutMs;
+    server.on('clientError', answerClientError);
     const { port } = server.address() as AddressInfo;
     return {
       app,

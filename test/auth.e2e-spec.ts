@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiClientsService } from '../src/auth/api-clients.service.js';
+import { SCOPES } from '../src/auth/scopes.js';
 import { createClient, TestClient } from './support/clients.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
@@ -157,7 +158,7 @@ describe('auth: API clients, scopes, rate limits, credentials tool', () => {
       const created = JSON.parse(lines[0]);
       expect(created.key).toMatch(/^rk_/);
       expect(created.secret).toMatch(/^rs_[A-Za-z0-9_-]{43}$/);
-      expect(created.scopes).toHaveLength(6);
+      expect(created.scopes).toEqual([...SCOPES]);
       await generate({ 'X-API-Key': created.key, 'X-API-Secret': created.secret }).expect(201);
     });
 
