@@ -4,8 +4,6 @@ import pg from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { MEDICAMENTOS, type Medicamento } from '../sandbox/fixtures/medicamentos.js';
-import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
-import { startEmbeddedPostgres } from '../src/database/embedded-postgres.js';
 import { CatalogoSyncService, SyncResult } from '../src/medicamentos/catalogo-sync.service.js';
 import { SYNC_LOCK } from '../src/medicamentos/mirror-sync.repository.js';
 import { createClient, TestClient } from './support/clients.js';
@@ -21,25 +19,6 @@ async function syncNow(t: TestApp): Promise<SyncResult> {
     if (result.outcome === 'success' || attempt >= 50) return result;
     await sleep(200);
   }
-}
-
-/** A database of this suite's own (the run's database is shared, and its mirror is loaded). */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  if (!onPostgres) {
-    const db = await startEmbeddedPostgres({ dataDir: 'memory://' });
-    return { url: db.url, drop: () => db.stop() };
-  }
-  const base = process.env.TEST_DATABASE_URL as string;
-  const name = `prs_test_medicamentos_${Date.now()}_${process.pid}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 // Items the search suite never looks for (it runs at the same time, on the same mirror).
@@ -192,43 +171,5 @@ describe('catalogue sync', () => {
     } finally {
       await other.end();
     }
-  });
-});
-
-describe('catalogue search with an empty mirror (a database of its own)', () => {
-  let db: { url: string; drop(): Promise<void> };
-  let upstream: RunningSandbox;
-  let t: TestApp;
-  let reader: TestClient;
-
-  beforeAll(async () => {
-    db = await freshDatabase();
-    upstream = await startSandbox({ quiet: true });
-    // Down before the app starts, so its start-up sync fails (logged, not fatal).
-    await request(upstream.url)
-      .post('/__sandbox/faults')
-      .send({ service: 'catalogo', mode: 'error', rate: 1 })
-      .expect(200);
-    t = await startTestApp({
-      DATABASE_URL: db.url,
-      CATALOGO_BASE_URL: upstream.url,
-      REGISTRY_MAX_ATTEMPTS: '1',
-    });
-    reader = await createClient(t, { scopes: ['medicamentos:read'] });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.stop();
-    await upstream?.close();
-    await db?.drop();
-  }, 60_000);
-
-  it('answers 500 UPSTREAM_UNAVAILABLE while the catalogue is down, then loads on demand', async () => {
-    const get = () =>
-      request(t.url).get('/v1/medicamentos/buscar?q=ibuprofeno').set(reader.headers);
-    const down = await get().expect(500);
-    expect(down.body).toMatchObject({ success: false, error: { code: 'UPSTREAM_UNAVAILABLE' } });
-    await request(upstream.url).delete('/__sandbox/faults').expect(204);
-    const up = await get().expect(200);
-    expect(up.body.data.items[0].principio_activo).toBe('IBUPROFENO');
   });
 });

@@ -6,7 +6,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { CatalogoSyncService } from './catalogo-sync.service.js';
 
 /**
- * When the sync runs inside the service: once at start if the mirror is empty, then every
+ * When the sync runs inside the service: once at start if the mirror is empty (unless
+ * CATALOG_SYNC_ON_START=false; a search on an empty mirror still syncs first), then every
  * CATALOG_SYNC_INTERVAL_MINUTES (0: never; the CLI command remains). A plain unref'd timer:
  * it needs no scheduler module, never keeps the process alive, and instances that synced
  * recently make the others' scheduled runs skip (see CatalogoSyncService.isFresh).
@@ -27,9 +28,11 @@ export class CatalogoSyncScheduler implements OnApplicationBootstrap, OnModuleDe
   onApplicationBootstrap(): void {
     // Not awaited: readiness must not wait for the upstream. A failure is logged by the sync,
     // and a search on the empty mirror tries again.
-    this.sync.ensureLoaded('startup').catch((err: unknown) => {
-      this.log.warn({ err }, 'catalogue mirror not loaded at start');
-    });
+    if (this.config.catalog.syncOnStart) {
+      this.sync.ensureLoaded('startup').catch((err: unknown) => {
+        this.log.warn({ err }, 'catalogue mirror not loaded at start');
+      });
+    }
     const minutes = this.config.catalog.syncIntervalMinutes;
     if (minutes > 0) {
       this.timer = setInterval(() => {

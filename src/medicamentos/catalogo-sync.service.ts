@@ -121,7 +121,8 @@ export class CatalogoSyncService {
       const answer = await this.catalogo.fetchPage(page, perPage);
       total ??= answer.total;
       // Offset paging over a catalogue that changes under it can skip an item, which would
-      // then be deleted from the mirror: a changed total fails the run instead.
+      // then be deleted from the mirror: a changed total, or fewer distinct codes than the
+      // total at the end, fails the run instead (the next one sees a settled catalogue).
       if (answer.total !== total) throw changedDuringSync(total, answer.total);
       if (total > MAX_ITEMS)
         throw unavailable(`The catalogue reports ${total} items, over the limit`);
