@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../common/database-errors.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { parseIsoWithOffset } from '../common/validation/validators.js';
+import { dateRangePage } from '../common/validation/date-range-page.query.js';
 import { parseCuir } from '../cuir/cuir-format.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
 import type { ListarRecetasQuery } from './dto/listar-recetas.query.js';
@@ -112,15 +112,7 @@ export class RecetasService {
   }
 
   async list(client: AuthenticatedClient, q: ListarRecetasQuery): Promise<ListadoRecetasDto> {
-    const desde = parseIsoWithOffset(q.fecha_desde) as Date;
-    const hasta = parseIsoWithOffset(q.fecha_hasta) as Date;
-    if (desde > hasta) {
-      throw new DomainError('INVALID_DATE_RANGE', 'fecha_desde is after fecha_hasta', [
-        { field: 'fecha_desde', issue: 'must not be after fecha_hasta' },
-      ]);
-    }
-    const page = q.page ?? 1;
-    const perPage = q.per_page ?? 50;
+    const { desde, hasta, page, perPage, limit, offset } = dateRangePage(q);
     const asOf = q.as_of ?? (await this.recetas.latestId());
     const { total, items } = await this.recetas.listForClient({
       clientId: client.id,
@@ -130,8 +122,8 @@ export class RecetasService {
       documento: q.documento,
       estado: q.estado,
       asOf,
-      limit: perPage,
-      offset: (page - 1) * perPage,
+      limit,
+      offset,
     });
     return {
       total,

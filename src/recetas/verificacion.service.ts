@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiClientsService } from '../auth/api-clients.service.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { parseIsoWithOffset } from '../common/validation/validators.js';
+import { dateRangePage } from '../common/validation/date-range-page.query.js';
 import { parseCuir } from '../cuir/cuir-format.js';
 import type {
   ListadoVerificacionesDto,
@@ -57,21 +57,13 @@ export class VerificacionService {
     owner: AuthenticatedClient,
     q: ListarVerificacionesQuery,
   ): Promise<ListadoVerificacionesDto> {
-    const desde = parseIsoWithOffset(q.fecha_desde) as Date;
-    const hasta = parseIsoWithOffset(q.fecha_hasta) as Date;
-    if (desde > hasta) {
-      throw new DomainError('INVALID_DATE_RANGE', 'fecha_desde is after fecha_hasta', [
-        { field: 'fecha_desde', issue: 'must not be after fecha_hasta' },
-      ]);
-    }
-    const page = q.page ?? 1;
-    const perPage = q.per_page ?? 50;
+    const { desde, hasta, page, perPage, limit, offset } = dateRangePage(q);
     const { total, items } = await this.audit.listForOwner(owner.id, {
       desde,
       hasta,
       cuir: q.cuir,
-      limit: perPage,
-      offset: (page - 1) * perPage,
+      limit,
+      offset,
     });
     const names = await this.clients.names(items.map((i) => i.verifier_client_id));
     return {

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { IsIsoDateTimeWithOffset } from '../../common/validation/validators.js';
+import { IsOptional, Matches } from 'class-validator';
+import { DateRangePageQuery } from '../../common/validation/date-range-page.query.js';
 import { ESTADOS } from '../receta-state.js';
 import { RecetaItemDto } from './registrar-receta.dto.js';
 
@@ -21,39 +20,12 @@ export class VerificacionRecetaDto {
   content_sha256: string;
 }
 
-const dateRange = { context: { code: 'INVALID_DATE_RANGE' } };
-
-export class ListarVerificacionesQuery {
-  @ApiProperty({ description: 'From (inclusive), ISO 8601 with offset' })
-  @IsDefined({ message: 'is required', ...dateRange })
-  @IsIsoDateTimeWithOffset({ message: 'must be an ISO 8601 date-time with offset', ...dateRange })
-  fecha_desde: string;
-
-  @ApiProperty({ description: 'To (inclusive), ISO 8601 with offset' })
-  @IsDefined({ message: 'is required', ...dateRange })
-  @IsIsoDateTimeWithOffset({ message: 'must be an ISO 8601 date-time with offset', ...dateRange })
-  fecha_hasta: string;
-
+/** Verifications of the caller's prescriptions in a date range. */
+export class ListarVerificacionesQuery extends DateRangePageQuery {
   @ApiPropertyOptional({ description: 'Only verifications of this CUIR' })
   @IsOptional()
   @Matches(/^\d{41}$/, { message: 'must be 41 digits' })
   cuir?: string;
-
-  @ApiPropertyOptional({ minimum: 1, default: 1, type: 'integer' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer ≥ 1' })
-  @Min(1, { message: 'must be an integer ≥ 1' })
-  @Max(1_000_000, { message: 'must be an integer ≥ 1 and ≤ 1000000' })
-  page?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, type: 'integer' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer from 1 to 200' })
-  @Min(1, { message: 'must be an integer from 1 to 200' })
-  @Max(200, { message: 'must be an integer from 1 to 200' })
-  per_page?: number;
 }
 
 export class VerificacionAuditDto {

@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DomainError } from '../errors/domain-error.js';
+import { IsIsoDateTimeWithOffset, parseIsoWithOffset } from './validators.js';
+
+/** A bad date answers INVALID_DATE_RANGE (SPEC 3), not the generic VALIDATION_FAILED. */
+const dateRange = { context: { code: 'INVALID_DATE_RANGE' } };
+const pageMessage = 'must be an integer ≥ 1 and ≤ 1000000';
+const perPageMessage = 'must be an integer from 1 to 200';
+
+/** The query of a listing over an inclusive date range, paged (per_page ≤ 200, default 50). */
+export class DateRangePageQuery {
+  @ApiProperty({
+    description: 'Start of the range (inclusive), ISO 8601 date-time with offset',
+    example: '2026-11-01T00:00:00-03:00',
+  })
+  @IsDefined({ message: 'is required', ...dateRange })
+  @IsIsoDateTimeWithOffset({ message: 'must be an ISO 8601 date-time with offset', ...dateRange })
+  fecha_desde: string;
+
+  @ApiProperty({
+    description:
+      'End of the range (inclusive), ISO 8601 date-time with offset; not before fecha_desde',
+    example: '2026-11-30T23:59:59-03:00',
+  })
+  @IsDefined({ message: 'is required', ...dateRange })
+  @IsIsoDateTimeWithOffset({ message: 'must be an ISO 8601 date-time with offset', ...dateRange })
+  fecha_hasta: string;
+
+  @ApiPropertyOptional({ minimum: 1, default: 1, type: 'integer' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: pageMessage })
+  @Min(1, { message: pageMessage })
+  @Max(1_000_000, { message: pageMessage })
+  page?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, type: 'integer' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: perPageMessage })
+  @Min(1, { message: perPageMessage })
+  @Max(200, { message: perPageMessage })
+  per_page?: number;
+}
+
+export interface DateRangePage {
+  desde: Date;
+  hasta: Date;
+  page: number;
+  perPage: number;
+  limit: number;
+  offset: number;
+}
+
+/** The validated query as values; an inverted range is INVALID_DATE_RANGE. */
+export function dateRangePage(q: DateRangePageQuery): DateRangePage {
+  const desde = parseIsoWithOffset(q.fecha_desde) as Date;
+  const hasta = parseIsoWithOffset(q.fecha_hasta) as Date;
+  if (desde > hasta) {
+    throw new DomainError('INVALID_DATE_RANGE', 'fecha_desde is after fecha_hasta', [
+      { field: 'fecha_desde', issue: 'must not be after fecha_hasta' },
+    ]);
+  }
+  const page = q.page ?? 1;
+  const perPage = q.per_page ?? 50;
+  return { desde, hasta, page, perPage, limit: perPage, offset: (page - 1) * perPage };
+}
