@@ -40,7 +40,7 @@ export class RecetasController {
   register(
     @CurrentClient() client: AuthenticatedClient,
     @Body() dto: RegistrarRecetaDto,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @Headers('Idempotency-Key') idempotencyKey?: string,
   ): Promise<RegistroRecetaDto> {
     return this.recetas.register(client, dto, idempotencyKey);
   }
