@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createClient, TestClient } from './support/clients.js';
 import { newCuir, register, registrationBody } from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -42,7 +43,7 @@ describe('listing, detail and tracking are tenant-scoped', () => {
 
   it("lists only the caller's rows, newest first with id as tie-break, total counting all", async () => {
     const res = await list(a, { ...range, per_page: 50 }).expect(200);
-    expect(res.body.data).toMatchObject({ total: 12, page: 1, per_page: 50 });
+    expect(res.body.data).toMatchObject({ total: 12, total_exact: true, page: 1, per_page: 50 });
     const got = res.body.data.items.map((i: { id_transaccion: string }) => i.id_transaccion);
     expect(got).toHaveLength(12);
     // minute 11 was registered at minute 10 too: the two at minute 10 come by id, descending.
@@ -129,6 +130,35 @@ describe('listing, detail and tracking are tenant-scoped', () => {
   it('refuses unknown query parameters', async () => {
     const res = await list(a, { ...range, sort: 'asc' }).expect(400);
     expect(res.body.error).toMatchObject({ code: 'UNKNOWN_FIELD', details: [{ field: 'sort' }] });
+  });
+
+  it('counts exactly up to 10,000 matches, then says the total is a floor', async () => {
+    const big = await createClient(t);
+    // Bulk rows straight into the table: 10,050 in one day, 50 of them by licence 777.
+    await t.app.get(DataSource).query(
+      `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, locacion, fecha_creacion, items, mensaje)
+       SELECT $1, lpad((9e40 + g + $2::bigint)::numeric::text, 41, '0'), '30111222',
+              CASE WHEN g <= 50 THEN '777' ELSE '123456' END, 'x',
+              $3::timestamptz + g * interval '100 milliseconds', '[]', 'seeded'
+         FROM generate_series(1, 10050) g`,
+      [big.id, Math.floor(Math.random() * 1e9) * 100000, at(0)],
+    );
+    const all = await list(big, { ...range }).expect(200);
+    expect(all.body.data).toMatchObject({ total: 10000, total_exact: false });
+    expect(all.body.data.items).toHaveLength(50);
+    // Paging still reaches every row: the oldest 50 (licence 777) are on page 201.
+    const deep = await list(big, { ...range, page: 201, per_page: 50 }).expect(200);
+    expect(deep.body.data.items).toHaveLength(50);
+    expect(
+      deep.body.data.items.every(
+        (i: { matricula_profesional: string }) => i.matricula_profesional === '777',
+      ),
+    ).toBe(true);
+    expect((await list(big, { ...range, page: 202, per_page: 50 })).body.data.items).toHaveLength(
+      0,
+    );
+    const narrow = await list(big, { ...range, matricula: '777' }).expect(200);
+    expect(narrow.body.data).toMatchObject({ total: 50, total_exact: true });
   });
 
   it('defaults to page 1 and 50 per page', async () => {

@@ -157,8 +157,16 @@ export class RecetasRepository {
     );
   }
 
-  /** One page, newest first with the id as tie-break, and the exact count of all matches. */
-  async listForClient(f: ListFilters): Promise<{ total: number; items: RecetaSummary[] }> {
+  /**
+   * One page, newest first with the id as tie-break, and the count of matches up to
+   * `countCap + 1` (an exact count of a million-row range costs seconds of CPU per request).
+   * The page is found on the index alone and only its rows are read, so a deep page walks
+   * index entries rather than whole rows.
+   */
+  async listForClient(
+    f: ListFilters,
+    countCap: number,
+  ): Promise<{ counted: number; items: RecetaSummary[] }> {
     const where = ['client_id = $1', 'fecha_creacion >= $2', 'fecha_creacion <= $3'];
     const params: unknown[] = [f.clientId, f.desde, f.hasta];
     const add = (sql: string, value: unknown) => {
@@ -170,20 +178,24 @@ export class RecetasRepository {
     if (f.estado) add('estado = ?', f.estado);
     if (f.asOf) add('id_transaccion <= ?', f.asOf);
     const clause = where.join(' AND ');
+    const n = params.length;
     const [countRows, items] = await Promise.all([
-      this.db.query<Array<{ total: number }>>(
-        `SELECT count(*)::int AS total FROM recetas WHERE ${clause}`,
-        params,
+      this.db.query<Array<{ counted: number }>>(
+        `SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE ${clause} LIMIT $${n + 1}) s`,
+        [...params, countCap + 1],
       ),
       this.db.query<RecetaSummary[]>(
-        `SELECT id_transaccion, id_de_receta, cuir, fecha_creacion, matricula_profesional, documento_paciente, estado
-           FROM recetas WHERE ${clause}
-          ORDER BY fecha_creacion DESC, id_transaccion DESC
-          LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        `SELECT r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion, r.matricula_profesional,
+                r.documento_paciente, r.estado
+           FROM (SELECT id_transaccion FROM recetas WHERE ${clause}
+                  ORDER BY fecha_creacion DESC, id_transaccion DESC
+                  LIMIT $${n + 1} OFFSET $${n + 2}) page
+           JOIN recetas r USING (id_transaccion)
+          ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`,
         [...params, f.limit, f.offset],
       ),
     ]);
-    return { total: countRows[0].total, items };
+    return { counted: countRows[0].counted, items };
   }
 
   /** The newest id_transaccion visible now: the snapshot watermark of a listing. */

@@ -19,6 +19,13 @@ import { CUIR_UNIQUE_INDEX, RecetaRow, RecetasRepository } from './recetas.repos
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * `total` is exact up to this many matches; beyond it, `total` is this number and
+ * `total_exact` is false. Counting a million-row range exactly costs seconds of database CPU
+ * per request, which no listing page is worth; narrower filters give exact totals.
+ */
+export const LIST_COUNT_CAP = 10_000;
+
 /** Registration, listing, detail and tracking of prescriptions (SPEC 3); tenant-scoped throughout. */
 @Injectable()
 export class RecetasService {
@@ -114,19 +121,24 @@ export class RecetasService {
   async list(client: AuthenticatedClient, q: ListarRecetasQuery): Promise<ListadoRecetasDto> {
     const { desde, hasta, page, perPage, limit, offset } = dateRangePage(q);
     const asOf = q.as_of ?? (await this.recetas.latestId());
-    const { total, items } = await this.recetas.listForClient({
-      clientId: client.id,
-      desde,
-      hasta,
-      matricula: q.matricula,
-      documento: q.documento,
-      estado: q.estado,
-      asOf,
-      limit,
-      offset,
-    });
+    const { counted, items } = await this.recetas.listForClient(
+      {
+        clientId: client.id,
+        desde,
+        hasta,
+        matricula: q.matricula,
+        documento: q.documento,
+        estado: q.estado,
+        asOf,
+        limit,
+        offset,
+      },
+      LIST_COUNT_CAP,
+    );
+    const exact = counted <= LIST_COUNT_CAP;
     return {
-      total,
+      total: exact ? counted : LIST_COUNT_CAP,
+      total_exact: exact,
       page,
       per_page: perPage,
       items: items.map((i) => ({ ...i, fecha_creacion: i.fecha_creacion.toISOString() })),

@@ -26,7 +26,15 @@ export class RecetaResumenDto {
 }
 
 export class ListadoRecetasDto {
-  @ApiProperty({ description: 'All matches of the filters (not just this page)' }) total: number;
+  @ApiProperty({
+    description:
+      'All matches of the filters (not just this page), counted exactly up to 10,000; beyond that it is 10,000 and `total_exact` is false (narrow the range or filter for an exact figure)',
+  })
+  total: number;
+  @ApiProperty({
+    description: 'Whether `total` is the exact number of matches (false past 10,000)',
+  })
+  total_exact: boolean;
   @ApiProperty() page: number;
   @ApiProperty() per_page: number;
   @ApiProperty({ type: [RecetaResumenDto] }) items: RecetaResumenDto[];
