@@ -79,7 +79,13 @@ export interface AppConfig {
   };
   insurerName: string;
   /** The catalogue mirror's sync: every N minutes (0: only at start when empty, and the CLI). */
-  catalog: { syncIntervalMinutes: number; syncPageSize: number; syncOnStart: boolean };
+  catalog: {
+    syncIntervalMinutes: number;
+    syncPageSize: number;
+    syncOnStart: boolean;
+    /** Search results are kept this long per query (0: not cached). */
+    searchCacheSeconds: number;
+  };
   logLevel: LogLevel;
   demoClient: boolean;
 }
@@ -197,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       syncIntervalMinutes: raw.CATALOG_SYNC_INTERVAL_MINUTES ?? 1440,
       syncPageSize: raw.CATALOG_SYNC_PAGE_SIZE ?? 500,
       syncOnStart: raw.CATALOG_SYNC_ON_START ?? true,
+      searchCacheSeconds: raw.CATALOG_SEARCH_CACHE_SECONDS ?? 60,
     },
     logLevel: (raw.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as LogLevel,
     demoClient: raw.DEMO_CLIENT ?? raw.DATABASE_URL === undefined,

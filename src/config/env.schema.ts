@@ -267,6 +267,13 @@ export class EnvironmentVariables {
   CATALOG_SYNC_PAGE_SIZE?: number;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  CATALOG_SEARCH_CACHE_SECONDS?: number;
+
+  @IsOptional()
   @Transform(toBool)
   @IsBoolean()
   CATALOG_SYNC_ON_START?: boolean;

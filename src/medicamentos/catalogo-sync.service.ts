@@ -32,6 +32,7 @@ const unavailable = (message: string) => new DomainError('UPSTREAM_UNAVAILABLE',
 @Injectable()
 export class CatalogoSyncService {
   private running?: Promise<SyncResult>;
+  private readonly changeListeners: Array<() => void> = [];
   private stopping = false;
   private readonly log: Logger;
 
@@ -52,6 +53,11 @@ export class CatalogoSyncService {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /** Called after every sync this instance applies (e.g. to drop cached search results). */
+  onMirrorChanged(listener: () => void): void {
+    this.changeListeners.push(listener);
   }
 
   /** Loads an empty mirror; afterwards the mirror holds data, or this throws UPSTREAM_UNAVAILABLE. */
@@ -92,6 +98,7 @@ export class CatalogoSyncService {
       };
       this.metrics.record('success', ms() / 1000);
       this.log.info({ trigger, ...result }, 'catalogue sync finished');
+      for (const listener of this.changeListeners) listener();
       return result;
     } catch (err) {
       this.metrics.record('failure', ms() / 1000);

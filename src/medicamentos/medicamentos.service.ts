@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { validationFailed } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { LookupCache } from '../common/cache/lookup-cache.js';
 import { CatalogoSyncService } from './catalogo-sync.service.js';
 import {
   type BuscarMedicamentosQueryDto,
@@ -24,11 +25,23 @@ export interface MedicamentosPage {
  */
 @Injectable()
 export class MedicamentosService {
+  /**
+   * The catalogue changes once a day and prescribers search the same few hundred drugs all
+   * day: a short per-query cache (CATALOG_SEARCH_CACHE_SECONDS; single flight) spares the
+   * trigram ranking. A sync applied here clears it; one applied by another instance is
+   * visible within that time.
+   */
+  private readonly results: LookupCache<SearchPage>;
+
   constructor(
     private readonly mirror: MedicamentosRepository,
     private readonly sync: CatalogoSyncService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    const ttlMs = config.catalog.searchCacheSeconds * 1000;
+    this.results = new LookupCache<SearchPage>({ ttlMs, negativeTtlMs: ttlMs, maxEntries: 5000 });
+    sync.onMirrorChanged(() => this.results.clear());
+  }
 
   async buscar(query: BuscarMedicamentosQueryDto): Promise<MedicamentosPage> {
     const page = query.page ?? 1;
@@ -63,6 +76,11 @@ export class MedicamentosService {
         { field: 'q', issue: 'must have at least 2 characters besides accents' },
       ]);
     }
-    return this.mirror.search(text, limit, offset);
+    if (this.config.catalog.searchCacheSeconds === 0)
+      return this.mirror.search(text, limit, offset);
+    const page = await this.results.get(`${limit}:${offset}:${text}`, () =>
+      this.mirror.search(text, limit, offset),
+    );
+    return page as SearchPage;
   }
 }
