@@ -28,5 +28,12 @@ export default {
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },
+    {
+      ...common,
+      displayName: 'reliability',
+      testMatch: ['<rootDir>/test/reliability/**/*.rel-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+    },
   ],
 };

@@ -9,3 +9,29 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const name = e?.constraint ?? e?.driverError?.constraint;
   return code === '23505' && (constraint === undefined || name === constraint);
 }
+
+/** Socket-level codes and PostgreSQL's connection_exception / shutdown classes. */
+const CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Driver not Connected/i;
+
+/** The database could not be reached or dropped the connection (as opposed to refusing a statement). */
+export function isConnectionFailure(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; driverError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+  return e.driverError !== undefined && e.driverError !== e && isConnectionFailure(e.driverError);
+}

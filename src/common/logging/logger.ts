@@ -26,11 +26,66 @@ const REDACT_PATHS = [
   'headers.authorization',
 ];
 
-/** Query parameters whose values are personal data or credentials, scrubbed from logged URLs. */
-const SENSITIVE_QUERY = /([?&](?:documento|nrodoc|usuario|clave|client_secret|secret)=)[^&#]*/gi;
+/** Query parameters whose values are never personal data: logged as sent (when they look sane). */
+const LOGGED_QUERY_VALUES = new Set(['fecha_desde', 'fecha_hasta', 'estado', 'page', 'per_page']);
+const SANE_VALUE = /^[0-9A-Za-z:+.-]{1,40}$/;
+const WORD = /^[a-z][a-z0-9_-]{0,39}$/;
+/** A DNI as clients write it, with or without dots: never logged, wherever it appears. */
+const DNI_SHAPE = /^\d{1,2}\.?\d{3}\.?\d{3}$/;
 
+const safe = (part: string, keepIf: (p: string) => boolean) =>
+  keepIf(part) && !DNI_SHAPE.test(part) ? part : '[REDACTED]';
+
+/**
+ * The URL as logged. Any part of it is client input and may carry a document number or a
+ * name, also where no parameter is meant to (an unknown key, a DNI sent as an id): path
+ * segments stay only when they are lower-case words or numbers, query keys only when they are
+ * words, and query values only for the few parameters that never hold personal data.
+ */
 export function scrubUrl(url: string): string {
-  return url.replace(SENSITIVE_QUERY, '$1[REDACTED]');
+  const at = url.indexOf('?');
+  const path = (at < 0 ? url : url.slice(0, at))
+    .split('/')
+    .map((seg) => (seg === '' ? seg : safe(seg, (s) => WORD.test(s) || /^\d{1,18}$/.test(s))))
+    .join('/');
+  if (at < 0) return path;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const key = eq < 0 ? pair : pair.slice(0, eq);
+      const shownKey = safe(key, (k) => WORD.test(k));
+      if (eq < 0) return shownKey;
+      const value = pair.slice(eq + 1);
+      return `${shownKey}=${LOGGED_QUERY_VALUES.has(key) ? safe(value, (v) => SANE_VALUE.test(v)) : '[REDACTED]'}`;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+/**
+ * Errors are logged with their stack, but TypeORM's QueryFailedError also carries the
+ * statement's `parameters` (a registration's document number, for one) and PostgreSQL's
+ * `detail`/`where`, which quote the offending values: those stay out of the log.
+ */
+function errSerializer(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as Record<string, unknown>;
+  if (!out || typeof out !== 'object') return out;
+  delete out.parameters;
+  const driver = out.driverError as Record<string, unknown> | undefined;
+  if (driver && typeof driver === 'object') {
+    out.driverError = {
+      code: driver.code,
+      constraint: driver.constraint,
+      table: driver.table,
+      column: driver.column,
+      routine: driver.routine,
+    };
+  }
+  delete out.detail;
+  delete out.where;
+  return out;
 }
 
 export function createRootLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
@@ -40,6 +95,7 @@ export function createRootLogger(level: LogLevel, destination?: pino.Destination
       base: { service: 'prescription-registry' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      serializers: { err: errSerializer },
       formatters: { level: (label) => ({ level: label }) },
     },
     destination,

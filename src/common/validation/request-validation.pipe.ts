@@ -39,6 +39,12 @@ export class RequestValidationPipe extends ValidationPipe {
           { field: forbidden, issue: 'is not a known field' },
         ]);
       }
+      const withNul = findNul(value, '');
+      if (withNul) {
+        throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
+          { field: withNul, issue: 'must not contain the NUL character (U+0000)' },
+        ]);
+      }
     }
     return super.transform(value, metadata);
   }
@@ -51,6 +57,22 @@ function findForbiddenKey(value: unknown, path: string, depth = 0): string | und
     if (FORBIDDEN_KEYS.has(key)) return child;
     const found = findForbiddenKey((value as Record<string, unknown>)[key], child, depth + 1);
     if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000: a string with it would pass every length and
+ * type rule and then fail the INSERT (or, in a key, the stored error answer of an idempotent
+ * request) with a 500. Looks at keys and strings; the depth is bounded by jsonDepthMiddleware.
+ */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const field = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    const found = key.includes('\u0000') ? field : findNul(child, field);
+    if (found) return found.replaceAll('\u0000', '\\u0000');
   }
   return undefined;
 }

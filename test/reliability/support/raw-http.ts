@@ -1,0 +1,144 @@
+import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  body: any;
+  ms: number;
+}
+
+export interface RawRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string | string[]>;
+  body?: Buffer | string;
+  /** The client gives up after this long (the test then fails on a hang). */
+  timeoutMs?: number;
+  /** A connection of its own (races: truly concurrent, not queued behind the shared pool). */
+  fresh?: boolean;
+}
+
+// Keep-alive: thousands of fuzz cases should not each pay a TCP handshake.
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+const parse = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * One request through node:http with exactly the given headers and body bytes (no JSON
+ * encoding, no default content type), so bodies can be invalid UTF-8 or not JSON at all.
+ */
+export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: r.method ?? 'GET',
+        path: r.path,
+        headers: r.headers,
+        agent: r.fresh ? false : agent,
+        timeout: r.timeoutMs ?? 20_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            body: parse(text),
+            ms: performance.now() - started,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${r.timeoutMs ?? 20_000} ms`)));
+    req.on('error', reject);
+    if (r.body !== undefined) req.end(r.body);
+    else req.end();
+  });
+}
+
+/**
+ * A request written byte for byte on a TCP socket: for what node:http refuses to send
+ * (invalid UTF-8 or control bytes in the request line or a header). Asks for Connection:
+ * close and reads until the server closes.
+ */
+export function socketRequest(baseUrl: string, head: Buffer, body?: Buffer): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.setTimeout(20_000, () => socket.destroy(new Error('no answer within 20 s')));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('latin1');
+      const split = raw.indexOf('\r\n\r\n');
+      const headText = split >= 0 ? raw.slice(0, split) : raw;
+      const lines = headText.split('\r\n');
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '')?.[1] ?? 0);
+      const headers: IncomingHttpHeaders = {};
+      for (const line of lines.slice(1)) {
+        const i = line.indexOf(':');
+        if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+      }
+      const text = split >= 0 ? Buffer.from(raw.slice(split + 4), 'latin1').toString('utf8') : '';
+      resolve({ status, headers, text, body: parse(text), ms: performance.now() - started });
+    });
+    socket.write(Buffer.concat([head, body ?? Buffer.alloc(0)]));
+  });
+}
+
+/**
+ * SPEC 1 for any answer: never a 500 unless the test expects one; every error in the
+ * envelope with a request_id equal to the X-Request-Id header. Throws with the request
+ * described, so a fast-check counterexample is readable.
+ */
+export function checkAnswer(
+  res: RawResponse,
+  what: string,
+  opts: { allow500?: boolean } = {},
+): void {
+  const fail = (why: string) => {
+    throw new Error(
+      `${why}\n  request: ${what}\n  answer ${res.status}: ${res.text.slice(0, 500)}`,
+    );
+  };
+  if (res.status >= 500 && !opts.allow500) fail('answered 5xx');
+  if (res.status === 0) fail('no HTTP answer');
+  if (res.status < 400) return;
+  const b = res.body;
+  if (!b || typeof b !== 'object') fail('error body is not JSON');
+  if (b.success !== false) fail('error envelope lacks success: false');
+  if (typeof b.error?.code !== 'string' || typeof b.error?.message !== 'string')
+    fail('error envelope lacks error.code / error.message');
+  if (typeof b.request_id !== 'string' || b.request_id.length === 0) fail('no request_id');
+  if (res.headers['x-request-id'] !== b.request_id) fail('request_id differs from X-Request-Id');
+  if (/at .+\.(js|ts):\d+|QueryFailedError|SELECT |INSERT /.test(res.text))
+    fail('internals leaked into the answer');
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { TestClient } from '../support/clients.js';
+import { registrationBody } from '../support/recetas.js';
+import type { TestApp } from '../support/test-app.js';
+import { LogGuard } from './support/log-guard.js';
+import { checkAnswer, rawRequest, RawResponse } from './support/raw-http.js';
+import { startWatchedApp, watchedClient } from './support/setup.js';
+
+/**
+ * OWASP API1 (broken object level authorisation): client B can neither read client A's
+ * prescriptions nor tell that they exist, whatever id, filter or key it tries.
+ */
+describe('tenant isolation', () => {
+  const guard = new LogGuard();
+  let t: TestApp;
+  let a: TestClient;
+  let b: TestClient;
+  let db: DataSource;
+  const aIds: string[] = [];
+  const aKey = randomUUID();
+  let missingId: string;
+
+  beforeAll(async () => {
+    t = await startWatchedApp(guard, 'tenant-app');
+    a = await watchedClient(t, guard);
+    b = await watchedClient(t, guard);
+    db = t.app.get(DataSource);
+    for (let i = 0; i < 3; i++) {
+      const res = await call(
+        a,
+        'POST',
+        '/v1/recetas/registrar',
+        registrationBody(),
+        i === 0 ? { 'Idempotency-Key': aKey } : {},
+      );
+      expect(res.status).toBe(201);
+      aIds.push(res.body.data.id_transaccion);
+    }
+    const max = (await db.query('SELECT max(id_transaccion)::text AS id FROM recetas'))[0]
+      .id as string;
+    missingId = String(BigInt(max) + 1_000_000n);
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  function call(
+    c: TestClient,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    return rawRequest(t.url, {
+      method,
+      path,
+      headers: {
+        ...c.headers,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+  /** The answer without what differs per request anyway. */
+  const shape = (r: RawResponse) => ({
+    status: r.status,
+    body: { ...r.body, request_id: undefined },
+  });
+
+  it.each(['/v1/recetas', '/v1/transacciones'])(
+    "%s/:id of another client's transaction answers exactly like a missing id",
+    async (base) => {
+      for (const id of aIds) {
+        const theirs = await call(b, 'GET', `${base}/${id}`);
+        const missing = await call(b, 'GET', `${base}/${missingId}`);
+        checkAnswer(theirs, `B reads A's ${id}`);
+        expect(theirs.status).toBe(404);
+        expect(shape(theirs)).toEqual(shape(missing));
+        // Headers too: nothing (length, cache, rate headers aside) tells them apart.
+        expect(theirs.headers['content-length']).toBe(missing.headers['content-length']);
+        // Zero-padded and other spellings of A's id do not slip through either.
+        for (const spelled of [`0${id}`, `00000${id}`, `${id}%20`, `+${id}`]) {
+          const res = await call(b, 'GET', `${base}/${spelled}`);
+          expect(shape(res)).toEqual(shape(missing));
+        }
+        // A itself reads it.
+        expect((await call(a, 'GET', `${base}/${id}`)).status).toBe(200);
+      }
+    },
+  );
+
+  const listar = (c: TestClient, extra = '') =>
+    call(
+      c,
+      'GET',
+      `/v1/recetas/listar?fecha_desde=2000-01-01T00:00:00Z&fecha_hasta=2100-01-01T00:00:00Z${extra}`,
+    );
+
+  it("listar filters never count or return another client's rows", async () => {
+    const filters = [
+      '',
+      '&documento=30111222',
+      '&matricula=123456',
+      '&estado=PENDING',
+      '&documento=30111222&matricula=123456&estado=PENDING',
+      `&as_of=${aIds[2]}`,
+      '&page=1&per_page=200',
+    ];
+    for (const f of filters) {
+      const res = await listar(b, f);
+      checkAnswer(res, `B listar ${f}`);
+      expect(res.status).toBe(200);
+      expect({ filter: f, total: res.body.data.total, items: res.body.data.items }).toEqual({
+        filter: f,
+        total: 0,
+        items: [],
+      });
+    }
+    // B's own row is counted exactly as A's rows are for A: totals are per client.
+    const mine = await call(b, 'POST', '/v1/recetas/registrar', registrationBody());
+    expect(mine.status).toBe(201);
+    const bList = await listar(b, '&documento=30111222');
+    expect(bList.body.data.total).toBe(1);
+    expect(bList.body.data.items.map((i: { id_transaccion: string }) => i.id_transaccion)).toEqual([
+      mine.body.data.id_transaccion,
+    ]);
+    const aList = await listar(a, '&documento=30111222');
+    expect(aList.body.data.total).toBe(3);
+    expect(
+      aList.body.data.items.map((i: { id_transaccion: string }) => i.id_transaccion),
+    ).not.toContain(mine.body.data.id_transaccion);
+  });
+
+  it("an Idempotency-Key A used is B's own: no 409, no replay of A's answer", async () => {
+    const res = await call(b, 'POST', '/v1/recetas/registrar', registrationBody(), {
+      'Idempotency-Key': aKey,
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(aIds).not.toContain(res.body.data.id_transaccion);
+  });
+
+  it('a groupId+itemId A was issued is free for B (the uniqueness ledger is per client)', async () => {
+    const body = {
+      groupId: `${Date.now()}`.padStart(25, '3'),
+      itemId: '01',
+      state: '02',
+      prescriptionType: '01',
+      medicationType: '02',
+    };
+    expect((await call(a, 'POST', '/v1/cuir/generar', body)).status).toBe(201);
+    expect((await call(a, 'POST', '/v1/cuir/generar', body)).status).toBe(409);
+    expect((await call(b, 'POST', '/v1/cuir/generar', body)).status).toBe(201);
+  });
+
+  it("registering A's CUIR tells B only what SPEC 3 makes global: the CUIR is taken", async () => {
+    // A CUIR registers once whoever registers it (SPEC 3), so this 409 is by contract; it must
+    // carry nothing of A's registration.
+    const [row] = await db.query('SELECT cuir FROM recetas WHERE id_transaccion = $1', [aIds[0]]);
+    const res = await call(
+      b,
+      'POST',
+      '/v1/recetas/registrar',
+      registrationBody({ cuir: row.cuir.trim() }),
+    );
+    expect(res.status).toBe(409);
+    expect(res.body.error).toEqual({
+      code: 'CUIR_ALREADY_REGISTERED',
+      message: 'This CUIR is already registered',
+    });
+    expect(Object.keys(res.body)).toEqual(['success', 'error', 'request_id']);
+  });
+
+  it('logs carry no document number, name or secret', () => {
+    expect(guard.findings()).toEqual([]);
+  });
+});
