@@ -1,10 +1,11 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { DataSource, EntityManager } from 'typeorm';
+import { isConnectionFailure } from '../common/database-errors.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -26,11 +27,26 @@ export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
  * after `expireInSeconds` by pg-boss's supervisor.
  */
 @Injectable()
-export class JobQueue implements OnApplicationShutdown {
+export class JobQueue implements BeforeApplicationShutdown {
   private boss?: PgBoss;
   private starting?: Promise<PgBoss>;
   private readonly queues = new Set<string>();
   private readonly log: Logger;
+
+  /**
+   * pg-boss 10 records a worked job's outcome with complete()/fail() calls its worker does not
+   * await: when the database drops at that moment the rejection is unhandled, and Node ends the
+   * whole process (found by the database-outage reliability suite). Losing that write is
+   * harmless: the job expires and is worked again, and the handlers are idempotent. So a lost
+   * connection is logged; any other unhandled rejection stays fatal, as without this listener.
+   */
+  private readonly onUnhandledRejection = (reason: unknown): void => {
+    if (!isConnectionFailure(reason)) throw reason;
+    this.log.warn(
+      { err: reason },
+      'job outcome not recorded (database unavailable): the job runs again once it expires',
+    );
+  };
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -71,6 +87,7 @@ export class JobQueue implements OnApplicationShutdown {
         schedule: false,
       });
       boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
+      process.on('unhandledRejection', this.onUnhandledRejection);
       await boss.start();
       this.boss = boss;
       return boss;
@@ -106,7 +123,10 @@ export class JobQueue implements OnApplicationShutdown {
     return boss.send(name, data, opts as PgBoss.SendOptions);
   }
 
-  /** Registers `concurrency` independent pollers, each working one job at a time. */
+  /**
+   * Registers `concurrency` independent pollers, each working one job at a time and fetching
+   * the next one immediately while there is work (the polling interval only applies when idle).
+   */
   async work<T>(
     name: string,
     concurrency: number,
@@ -115,11 +135,19 @@ export class JobQueue implements OnApplicationShutdown {
   ): Promise<void> {
     const boss = await this.start();
     for (let i = 0; i < concurrency; i++) {
-      await boss.work<T>(
+      // The handler may run before work() resolves with the id, hence a holder, not a const.
+      const worker: { id?: string } = {};
+      worker.id = await boss.work<T>(
         name,
         { batchSize: 1, includeMetadata: true, pollingIntervalSeconds },
         async ([job]) => {
-          await handler(job);
+          try {
+            await handler(job);
+          } finally {
+            // pg-boss waits out the polling interval after every fetch; a poller that just
+            // found work asks again at once, so a backlog drains at delivery speed.
+            if (worker.id) boss.notifyWorker(worker.id);
+          }
         },
       );
     }
@@ -130,8 +158,12 @@ export class JobQueue implements OnApplicationShutdown {
     return boss.getQueueSize(name);
   }
 
-  /** Lets in-flight jobs finish (up to the grace period); unfinished ones return to the queue on expiry. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Lets in-flight jobs finish (up to the grace period); unfinished ones return to the queue on
+   * expiry. Before, not on, application shutdown: TypeORM closes the pool on shutdown, and a
+   * job finishing after that could not record its outcome.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     if (!this.boss) return;
     await this.boss.stop({
       graceful: true,
@@ -139,5 +171,6 @@ export class JobQueue implements OnApplicationShutdown {
       wait: true,
       timeout: this.config.http.shutdownGraceMs,
     });
+    process.off('unhandledRejection', this.onUnhandledRejection);
   }
 }
