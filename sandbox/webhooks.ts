@@ -55,8 +55,15 @@ export class WebhookReceivers {
           const failing = r.failNext > 0;
           if (failing) r.failNext--;
           const answered = failing ? 500 : 204;
-          r.deliveries.push({ headers: req.headers, body: req.body, received_at: new Date().toISOString(), answered });
-          return failing ? jsonError(500, 'FALLA_SIMULADA', 'receiver failing on purpose') : noContent();
+          r.deliveries.push({
+            headers: req.headers,
+            body: req.body,
+            received_at: new Date().toISOString(),
+            answered,
+          });
+          return failing
+            ? jsonError(500, 'FALLA_SIMULADA', 'receiver failing on purpose')
+            : noContent();
         },
       },
       {
