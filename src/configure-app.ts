@@ -3,6 +3,7 @@ import express from 'express';
 import type { Logger } from 'pino';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { httpObservabilityMiddleware } from './common/http/http-observability.middleware.js';
+import { jsonDepthMiddleware } from './common/http/json-depth.middleware.js';
 import { jsonOnlyMiddleware } from './common/http/json-only.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
 import { RouteMethodIndex } from './common/http/route-methods.js';
@@ -15,7 +16,8 @@ export const BODY_LIMIT = '100kb';
 
 /**
  * The wire conventions, app-wide, in the order a request meets them: request id, observability,
- * the JSON-only rule, the body parser, then Nest's guards, pipes and the one exception filter.
+ * the JSON-only rule, the body parser and its depth limit, then Nest's guards, pipes and the
+ * one exception filter.
  * Shared by main.ts and the e2e tests so both run exactly the same app.
  */
 export async function configureApp(app: NestExpressApplication, logger: Logger): Promise<void> {
@@ -26,6 +28,7 @@ export async function configureApp(app: NestExpressApplication, logger: Logger):
   app.use(httpObservabilityMiddleware(logger, app.get(MetricsService)));
   app.use(jsonOnlyMiddleware);
   app.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
+  app.use(jsonDepthMiddleware);
   app.useGlobalFilters(new AllExceptionsFilter(logger.child({ component: 'errors' }), routes));
   app.useGlobalPipes(new RequestValidationPipe());
   app.enableShutdownHooks();
