@@ -55,8 +55,8 @@ async function main(): Promise<void> {
       .stop()
       .then(() => {
         clearTimeout(force);
-        logger.flush();
-        process.exit(0);
+        // The log stream is asynchronous: exit once its last lines are written.
+        logger.flush(() => process.exit(0));
       })
       .catch(() => process.exit(1));
   };
