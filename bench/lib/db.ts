@@ -1,0 +1,166 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { MENSAJES } from '../../src/recetas/receta-state.js';
+
+const run = promisify(execFile);
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  pool: pg.Pool;
+  drop(): Promise<void>;
+}
+
+/** Creates `bench_<ts>` beside the database of `baseUrl`; drop() removes it (connections forced out). */
+export async function createBenchDatabase(baseUrl: string): Promise<BenchDatabase> {
+  const name = `bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(baseUrl);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const pool = new pg.Pool({ connectionString: url, max: 4, application_name: 'bench-admin' });
+  pool.on('error', () => undefined);
+  let dropped = false;
+  return {
+    name,
+    url,
+    pool,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await pool.end().catch(() => undefined);
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+export interface ApiCredentials {
+  id: string;
+  key: string;
+  secret: string;
+  headers: Record<string, string>;
+}
+
+/** Issues a client through the service's own credentials tool (it also migrates the database). */
+export async function createApiClient(
+  root: string,
+  env: Record<string, string>,
+  name: string,
+): Promise<ApiCredentials> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      'dist/src/cli/main.js',
+      'clients',
+      'create',
+      '--name',
+      name,
+      '--scopes',
+      'all',
+      '--rate-limit',
+      '1000000',
+      '--json',
+    ],
+    { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'silent' } },
+  );
+  const c = JSON.parse(stdout) as { id: string; key: string; secret: string };
+  return { ...c, headers: { 'x-api-key': c.key, 'x-api-secret': c.secret } };
+}
+
+/** Fills the catalogue mirror through the service's own sync command (CATALOGO_BASE_URL in env). */
+export async function syncCatalogue(
+  root: string,
+  env: Record<string, string>,
+): Promise<{ items: number; duration_ms: number }> {
+  const { stdout } = await run(
+    process.execPath,
+    ['dist/src/cli/main.js', 'catalogo', 'sync', '--json'],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(stdout) as { items: number; duration_ms: number };
+}
+
+/**
+ * CUIR prefix of every bench prescription: platform 0001, repository 0001, jurisdiction 02,
+ * type 01 (medication), subtype 02 (bajo receta). The 25-digit group id follows, then item 01.
+ * Group ids start with a per-source digit, so seeded and registered CUIRs never collide.
+ */
+export const CUIR_HEAD = '00010001020102';
+
+/**
+ * Bulk-seeds `count` prescriptions of one client in one INSERT … SELECT over generate_series,
+ * spread evenly over the `days` before now (newest last, so ids grow with time as in
+ * production), 500 prescribers, 90% COMPLETED / 8% PENDING / 2% FAILED. No history rows.
+ */
+export async function seedRecetas(
+  pool: pg.Pool,
+  clientId: string,
+  count: number,
+  days: number,
+  groupDigit: number,
+): Promise<number> {
+  const started = performance.now();
+  await pool.query(
+    `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, refeps_id,
+       locacion, id_de_receta, nombre_medicamento, fecha_creacion, items, estado, mensaje, intentos,
+       ultimo_intento_at, ministerio_ref, failure_reason, completed_at, created_at, updated_at)
+     SELECT $1::uuid,
+       $2 || lpad(($3::bigint * 1000000000000000 + g)::text, 25, '0') || '01',
+       (10000000 + (g * 7919) % 89999999)::text,
+       (100000 + g % 500)::text,
+       (8000000 + g % 500)::text,
+       'Hospital de Clínicas, consultorio ' || (g % 40),
+       'RX-' || g,
+       'Ibuprofeno',
+       f,
+       jsonb_build_array(jsonb_build_object('nombre', 'Ibuprofeno 400 mg comprimidos',
+         'cantidad', 1 + g % 3, 'codigo', '1000123')),
+       e,
+       CASE e WHEN 'COMPLETED' THEN $6 WHEN 'FAILED' THEN $7 ELSE $8 END,
+       CASE e WHEN 'PENDING' THEN 0 ELSE 1 END,
+       CASE e WHEN 'PENDING' THEN NULL ELSE f + interval '2 seconds' END,
+       CASE e WHEN 'COMPLETED' THEN 'MS-' || g END,
+       CASE e WHEN 'FAILED' THEN 'rejected by the ministry: RECHAZADO bench' END,
+       CASE e WHEN 'COMPLETED' THEN f + interval '2 seconds' END,
+       f, f + interval '2 seconds'
+     FROM (
+       SELECT g,
+         now() - make_interval(secs => $5::float8 * 86400 * ($4::bigint - g) / $4::bigint) AS f,
+         CASE WHEN g % 50 = 0 THEN 'FAILED' WHEN g % 12 = 0 THEN 'PENDING' ELSE 'COMPLETED' END AS e
+       FROM generate_series(1, $4::bigint) AS g
+     ) s`,
+    [
+      clientId,
+      CUIR_HEAD,
+      groupDigit,
+      count,
+      days,
+      MENSAJES.COMPLETED,
+      MENSAJES.FAILED,
+      MENSAJES.PENDING,
+    ],
+  );
+  return performance.now() - started;
+}
+
+/** VACUUM (ANALYZE) as autovacuum would eventually: fresh statistics and a set visibility map. */
+export async function vacuumAnalyze(pool: pg.Pool, tables: string[]): Promise<void> {
+  for (const t of tables) await pool.query(`VACUUM (ANALYZE) ${t}`);
+}

@@ -1,0 +1,227 @@
+import type pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { SEARCH_SQL } from '../../src/medicamentos/medicamentos.repository.js';
+import { RecetasRepository, type ListFilters } from '../../src/recetas/recetas.repository.js';
+import { LIST_COUNT_CAP } from '../../src/recetas/recetas.service.js';
+import { escapeLike, normalizeSearchText } from '../../src/medicamentos/search-text.js';
+import { round2 } from './proc.js';
+
+export interface ExplainEntry {
+  name: string;
+  execution_ms: number;
+  planning_ms: number;
+  /** Median wall time of `repeat` plain runs of the statement (no EXPLAIN), when measured. */
+  median_ms?: number;
+  plan: string;
+}
+
+/** The listing's WHERE clause as RecetasRepository.listForClient builds it (no filters). */
+const WHERE =
+  'client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4';
+/** Reference: the exact count the listing made before its `total` was capped. */
+export const EXACT_COUNT_SQL = `SELECT count(*)::int AS total FROM recetas WHERE ${WHERE}`;
+/** Candidate for deep pages: keyset (seek) on the index order instead of OFFSET. */
+export const KEYSET_PAGE_SQL = `SELECT id_transaccion, id_de_receta, cuir, fecha_creacion, matricula_profesional, documento_paciente, estado
+           FROM recetas WHERE ${WHERE} AND (fecha_creacion, id_transaccion) < ($5, $6)
+          ORDER BY fecha_creacion DESC, id_transaccion DESC
+          LIMIT $7`;
+
+/**
+ * The statements the service's own RecetasRepository.listForClient sends for these filters,
+ * recorded instead of run (so the EXPLAINs follow src/ when the listing's SQL changes).
+ */
+async function serviceListingSql(
+  f: ListFilters,
+): Promise<{
+  count: { sql: string; params: unknown[] };
+  page: { sql: string; params: unknown[] };
+}> {
+  const seen: Array<{ sql: string; params: unknown[] }> = [];
+  const recorder = {
+    query(sql: string, params: unknown[] = []) {
+      seen.push({ sql, params });
+      return Promise.resolve(/count\(/.test(sql) ? [{ counted: 0, total: 0 }] : []);
+    },
+  };
+  await new RecetasRepository(recorder as unknown as DataSource).listForClient(f, LIST_COUNT_CAP);
+  const count = seen.find((q) => /count\(/.test(q.sql));
+  const page = seen.find((q) => !/count\(/.test(q.sql));
+  if (!count || !page) throw new Error('listForClient no longer sends a count and a page query');
+  return { count, page };
+}
+
+async function explain(
+  pool: pg.Pool,
+  name: string,
+  sql: string,
+  params: unknown[],
+  opts: { preferIndex?: boolean; repeat?: number } = {},
+): Promise<ExplainEntry> {
+  const c = await pool.connect();
+  try {
+    const runOnce = async (prefix: string) => {
+      if (!opts.preferIndex) return c.query(prefix + sql, params);
+      await c.query('BEGIN');
+      try {
+        await c.query('SET LOCAL enable_seqscan = off');
+        return await c.query(prefix + sql, params);
+      } finally {
+        await c.query('COMMIT');
+      }
+    };
+    await runOnce(''); // warm the cache and the connection
+    const res = await runOnce('EXPLAIN (ANALYZE, BUFFERS) ');
+    const plan = (res.rows as Array<{ 'QUERY PLAN': string }>)
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    const num = (label: string) =>
+      Number(new RegExp(`${label}: ([\\d.]+) ms`).exec(plan)?.[1] ?? NaN);
+    let median: number | undefined;
+    if (opts.repeat) {
+      const times: number[] = [];
+      for (let i = 0; i < opts.repeat; i++) {
+        const t = performance.now();
+        await runOnce('');
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      median = round2(times[Math.floor(times.length / 2)]);
+    }
+    return {
+      name,
+      execution_ms: num('Execution Time'),
+      planning_ms: num('Planning Time'),
+      ...(median !== undefined ? { median_ms: median } : {}),
+      plan,
+    };
+  } finally {
+    c.release();
+  }
+}
+
+export interface ListingClients {
+  big: { id: string; rows: number };
+  small: { id: string; rows: number };
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the listing SQL for both clients, and of the alternatives. */
+export async function explainListing(
+  pool: pg.Pool,
+  clients: ListingClients,
+  window: { desde: string; hasta: string },
+  deepPage: number,
+  repeat: number,
+): Promise<ExplainEntry[]> {
+  const asOf = (
+    await pool.query<{ id: string }>('SELECT max(id_transaccion)::text AS id FROM recetas')
+  ).rows[0].id;
+  const filters = (clientId: string, page: number): ListFilters => ({
+    clientId,
+    desde: new Date(window.desde),
+    hasta: new Date(window.hasta),
+    asOf,
+    limit: 50,
+    offset: (page - 1) * 50,
+  });
+  const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
+  const B = label(clients.big.rows);
+  const S = label(clients.small.rows);
+  const big1 = await serviceListingSql(filters(clients.big.id, 1));
+  const bigDeep = await serviceListingSql(filters(clients.big.id, deepPage));
+  const small1 = await serviceListingSql(filters(clients.small.id, 1));
+  // The boundary row of the deep page, as a client paging by keyset would hold it.
+  const base = [clients.big.id, new Date(window.desde), new Date(window.hasta), asOf];
+  const boundary = await pool.query<{ fecha_creacion: Date; id_transaccion: string }>(
+    `SELECT fecha_creacion, id_transaccion FROM recetas WHERE ${WHERE}
+      ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT 1 OFFSET $5`,
+    [...base, (deepPage - 1) * 50 - 1],
+  );
+  const b = boundary.rows[0];
+  const run = (name: string, q: { sql: string; params: unknown[] }) =>
+    explain(pool, name, q.sql, q.params, { repeat });
+  return [
+    await explain(
+      pool,
+      'watermark max(id_transaccion)',
+      'SELECT max(id_transaccion)::text AS id FROM recetas',
+      [],
+      { repeat },
+    ),
+    await run(`listar count (service SQL, cap ${LIST_COUNT_CAP}), ${B} rows, 30 days`, big1.count),
+    await run(`listar page 1 (service SQL), ${B} rows`, big1.page),
+    await run(
+      `listar page ${deepPage} (service SQL, OFFSET ${(deepPage - 1) * 50}), ${B} rows`,
+      bigDeep.page,
+    ),
+    await run(`listar count (service SQL), ${S} rows, 30 days`, small1.count),
+    await run(`listar page 1 (service SQL), ${S} rows`, small1.page),
+    await explain(pool, `reference: exact count, ${B} rows, 30 days`, EXACT_COUNT_SQL, base, {
+      repeat,
+    }),
+    ...(b
+      ? [
+          await explain(
+            pool,
+            `alternative: keyset page ${deepPage}, ${B} rows`,
+            KEYSET_PAGE_SQL,
+            [...base, b.fecha_creacion, b.id_transaccion, 50],
+            { repeat },
+          ),
+        ]
+      : []),
+  ];
+}
+
+const hasTrigram = (normalized: string) => /[\p{L}\p{N}]{3}/u.test(normalized);
+
+/**
+ * Candidate replacement for SEARCH_SQL (same candidates, same tiers, same total): trigram
+ * similarity is computed only to rank the typo tier; the exact, prefix and substring tiers are
+ * ranked by text length (shorter = closer), then name and code. The ranking inside those tiers
+ * changes slightly; its cost no longer grows with 3 similarity computations per candidate.
+ */
+export const SEARCH_SQL_RANK_LIGHT = `
+  WITH hits AS (
+    SELECT code, nombre, principio_activo, droga, dosis, posologia, presentacion, coberturas,
+      nombre_norm, search_text,
+      CASE
+        WHEN nombre_norm = $1 OR principio_activo_norm = $1 THEN 0
+        WHEN nombre_norm LIKE $2 OR principio_activo_norm LIKE $2 THEN 1
+        WHEN search_text LIKE $3 THEN 2
+        ELSE 3
+      END AS tier
+    FROM medicamentos
+    WHERE search_text LIKE $3 OR search_text %> $1
+  )
+  SELECT t.total, h.*
+  FROM (SELECT count(*)::int AS total FROM hits) t
+  LEFT JOIN LATERAL (
+    SELECT * FROM hits
+    ORDER BY tier, CASE WHEN tier = 3 THEN word_similarity($1, search_text) END DESC NULLS LAST,
+      length(search_text), nombre_norm COLLATE "C", code COLLATE "C"
+    LIMIT $4 OFFSET $5
+  ) h ON true`;
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the search SQL, run as MedicamentosRepository runs it. */
+export async function explainSearch(
+  pool: pg.Pool,
+  queries: string[],
+  repeat: number,
+): Promise<ExplainEntry[]> {
+  const out: ExplainEntry[] = [];
+  for (const alternative of [false, true]) {
+    for (const q of queries) {
+      const n = normalizeSearchText(q);
+      const like = escapeLike(n);
+      const name = alternative ? `alternative: rank-light buscar q=${q}` : `buscar q=${q}`;
+      const sql = alternative ? SEARCH_SQL_RANK_LIGHT : SEARCH_SQL;
+      out.push(
+        await explain(pool, name, sql, [n, `${like}%`, `%${like}%`, 20, 0], {
+          preferIndex: hasTrigram(n),
+          repeat,
+        }),
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { buildCuir } from '../../src/cuir/cuir-format.js';
+import type { RequestFactory } from './load.js';
+
+let seq = 0;
+const runTag = String(Date.now() % 1e9).padStart(9, '0');
+
+/**
+ * A CUIR no other bench request uses: group id `1` + this run's tag + a counter (seeded rows
+ * use group ids starting with 2–9, see db.ts), jurisdiction 02 like the fixture professional.
+ */
+export function uniqueCuir(): string {
+  const groupId = `1${runTag}${String(++seq).padStart(15, '0')}`;
+  return buildCuir({
+    platform: '0001',
+    repository: '0001',
+    jurisdiction: '02',
+    prescriptionType: '01',
+    medicationType: '02',
+    groupId,
+    itemId: '01',
+  });
+}
+
+/** The registration body of test/support/recetas.ts (Laura Gómez, licence 123456 in 02). */
+export function registrationBody(): string {
+  const n = ++seq;
+  return JSON.stringify({
+    documento_paciente: '30111222',
+    matricula_profesional: '123456',
+    refeps_id: '8123456',
+    locacion: 'Hospital de Clínicas, consultorio 12',
+    cuir: uniqueCuir(),
+    id_de_receta: `RX-${runTag}-${n}`,
+    nombre_medicamento: 'Ibuprofeno',
+    fecha_creacion: new Date(Date.now() - 60_000).toISOString(),
+    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' }],
+  });
+}
+
+/** POST /v1/recetas/registrar with a unique CUIR and a unique Idempotency-Key each time. */
+export function registrar(headers: Record<string, string>): RequestFactory {
+  return () => ({
+    method: 'POST',
+    path: '/v1/recetas/registrar',
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: registrationBody(),
+  });
+}
+
+/** The 30-day window every listing asks for: the 30 days up to the bench's start (plus a margin). */
+export function listingWindow(now = Date.now()): { desde: string; hasta: string } {
+  return {
+    desde: new Date(now - 30 * 86_400_000).toISOString(),
+    hasta: new Date(now + 3_600_000).toISOString(),
+  };
+}
+
+export function listar(
+  headers: Record<string, string>,
+  window: { desde: string; hasta: string },
+  page: number,
+  perPage = 50,
+): RequestFactory {
+  const path =
+    `/v1/recetas/listar?fecha_desde=${encodeURIComponent(window.desde)}` +
+    `&fecha_hasta=${encodeURIComponent(window.hasta)}&page=${page}&per_page=${perPage}`;
+  return () => ({ method: 'GET', path, headers });
+}
+
+/**
+ * The catalogue queries, in rotation: exact names and active ingredients, accented and
+ * unaccented spellings, small typos, synthetic brand names, and lookups by code.
+ */
+export const SEARCH_QUERIES = [
+  'ibuprofeno',
+  'amoxicilína',
+  'ibuprofen',
+  'paracetmol',
+  'losartán',
+  'enalapril',
+  'clonazepam',
+  'omeprazol',
+  'feproreum',
+  'metformina clorhidrato',
+  'amoxicilina 500',
+  'almedreil',
+];
+
+export function buscar(headers: Record<string, string>, codes: string[]): RequestFactory {
+  const paths = [
+    ...SEARCH_QUERIES.map((q) => `/v1/medicamentos/buscar?q=${encodeURIComponent(q)}`),
+    ...codes.map((c) => `/v1/medicamentos/buscar?code=${encodeURIComponent(c)}`),
+  ];
+  let i = 0;
+  return () => ({ method: 'GET', path: paths[i++ % paths.length], headers });
+}
+
+/**
+ * Searches that never repeat within a run, so each one misses the service's result cache and
+ * pays the search SQL: the catalogue's active ingredients in rotation, with `per_page` and then
+ * `page` stepping on every pass (the SQL ranks and counts every candidate whatever the page).
+ */
+export function buscarCold(headers: Record<string, string>, terms: string[]): RequestFactory {
+  let n = 0;
+  return () => {
+    const i = n++;
+    const q = terms[i % terms.length];
+    const pass = Math.floor(i / terms.length);
+    const perPage = 1 + (pass % 100);
+    const page = 1 + (Math.floor(pass / 100) % 20);
+    return {
+      method: 'GET',
+      path: `/v1/medicamentos/buscar?q=${encodeURIComponent(q)}&page=${page}&per_page=${perPage}`,
+      headers,
+    };
+  };
+}
+
+export function verificar(headers: Record<string, string>): RequestFactory {
+  const body = JSON.stringify({ documento: '25111222' });
+  return () => ({
+    method: 'POST',
+    path: '/v1/profesional/verificar',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body,
+  });
+}
