@@ -428,7 +428,7 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
       ...(await explainSearch(db.pool, req.SEARCH_QUERIES, o.explainRepeat)),
     ];
     writeFileSync(
-      join(RESULTS, 'explain.txt'),
+      join(RESULTS, 'explain.log'),
       bench.explain.map((e) => `### ${e.name}\n${e.plan}\n`).join('\n'),
     );
     for (const e of bench.explain)
@@ -601,7 +601,8 @@ async function profiles(
   codes: string[],
 ): Promise<void> {
   const { o } = bench;
-  const dir = join(RESULTS, 'profiles');
+  // Every output matches .gitignore's bench/results/*.json or *.log (nothing here is committed).
+  const dir = RESULTS;
   mkdirSync(dir, { recursive: true });
   const cases: Array<{ name: string; f: RequestFactory }> = [
     { name: 'registrar', f: req.registrar(clients.reg.headers) },
@@ -611,7 +612,7 @@ async function profiles(
     { name: 'verificar', f: req.verificar(clients.reg.headers) },
   ];
   for (const k of cases) {
-    const file = `${k.name}.cpuprofile`;
+    const file = `cpu-${k.name}.cpuprofile.json`;
     const svc = await bench.startService(`service [cpu-prof ${k.name}]`, {}, [
       '--cpu-prof',
       '--cpu-prof-dir',
@@ -954,7 +955,7 @@ async function report(bench: Bench, startedAt: Date, loadStart: number[]): Promi
     json,
   );
   const profileText = bench.profiles.map((p) => formatProfile(p.scenario, p.summary)).join('\n\n');
-  if (profileText) writeFileSync(join(RESULTS, 'profiles', 'summary.txt'), profileText);
+  if (profileText) writeFileSync(join(RESULTS, 'cpu-profiles-summary.log'), profileText);
 
   out('');
   out(
@@ -982,7 +983,7 @@ async function report(bench: Bench, startedAt: Date, loadStart: number[]): Promi
   if (bench.explain.length) {
     out('');
     out(
-      'EXPLAIN (ANALYZE, BUFFERS) — execution time / median of plain runs (plans in bench/results/explain.txt):',
+      'EXPLAIN (ANALYZE, BUFFERS) — execution time / median of plain runs (plans in bench/results/explain.log):',
     );
     for (const e of bench.explain)
       out(

@@ -30,9 +30,7 @@ export const KEYSET_PAGE_SQL = `SELECT id_transaccion, id_de_receta, cuir, fecha
  * The statements the service's own RecetasRepository.listForClient sends for these filters,
  * recorded instead of run (so the EXPLAINs follow src/ when the listing's SQL changes).
  */
-async function serviceListingSql(
-  f: ListFilters,
-): Promise<{
+async function serviceListingSql(f: ListFilters): Promise<{
   count: { sql: string; params: unknown[] };
   page: { sql: string; params: unknown[] };
 }> {

@@ -181,7 +181,9 @@ export class RecetasRepository {
     const n = params.length;
     const [countRows, items] = await Promise.all([
       this.db.query<Array<{ counted: number }>>(
-        `SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE ${clause} LIMIT $${n + 1}) s`,
+        // Ordered like the page, so the planner walks the listing's own index (fewer buffers).
+        `SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE ${clause}
+           ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $${n + 1}) s`,
         [...params, countCap + 1],
       ),
       this.db.query<RecetaSummary[]>(
