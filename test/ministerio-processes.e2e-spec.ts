@@ -1,8 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { RunningSandbox, startSandbox } from '../sandbox/server.js';
 import { registrationBody } from './support/recetas.js';
-import { cliClient, ServiceProcess, startServiceProcess } from './support/service-process.js';
+import {
+  cliClient,
+  sandboxedEnv,
+  ServiceProcess,
+  startServiceProcess,
+} from './support/service-process.js';
 
 interface Pointer {
   cuir: string;
@@ -21,19 +26,7 @@ describe('ministry delivery across processes', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, quiet: true });
-    env = {
-      REFEPS_BASE_URL: sandbox.url,
-      RENAPER_BASE_URL: sandbox.url,
-      CATALOGO_BASE_URL: sandbox.url,
-      MINISTERIO_BASE_URL: sandbox.url,
-      QUEUE_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}`,
-      QUEUE_POLL_INTERVAL_SECONDS: '1',
-      QUEUE_MAINTENANCE_INTERVAL_SECONDS: '1',
-      MINISTRY_JOB_EXPIRE_SECONDS: '5',
-      MINISTRY_RETRY_DELAY_SECONDS: '1',
-      REGISTRY_BREAKER_THRESHOLD: '100',
-      CATALOG_SYNC_ON_START: 'false',
-    };
+    env = sandboxedEnv(sandbox.url, { REGISTRY_BREAKER_THRESHOLD: '100' });
     client = await cliClient(`proc-${randomUUID()}`);
   });
   afterEach(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { RunningSandbox, startSandbox } from '../sandbox/server.js';
-import { cliClient, startServiceProcess } from './support/service-process.js';
+import { cliClient, sandboxedEnv, startServiceProcess } from './support/service-process.js';
 
 describe('graceful shutdown (SIGTERM)', () => {
   let sandbox: RunningSandbox;
@@ -14,14 +14,7 @@ describe('graceful shutdown (SIGTERM)', () => {
   });
 
   it('finishes the in-flight request, stops accepting, closes and exits 0', async () => {
-    const service = await startServiceProcess({
-      REFEPS_BASE_URL: sandbox.url,
-      RENAPER_BASE_URL: sandbox.url,
-      CATALOGO_BASE_URL: sandbox.url,
-      MINISTERIO_BASE_URL: sandbox.url,
-      CATALOG_SYNC_ON_START: 'false',
-      LOG_LEVEL: 'info',
-    });
+    const service = await startServiceProcess(sandboxedEnv(sandbox.url, { LOG_LEVEL: 'info' }));
     const client = await cliClient(`shutdown-${randomUUID()}`);
     await fetch(`${sandbox.url}/__sandbox/faults`, {
       method: 'POST',

@@ -1,8 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
 import { registrationBody } from '../support/recetas.js';
-import { cliClient, ServiceProcess, startServiceProcess } from '../support/service-process.js';
+import {
+  cliClient,
+  sandboxedEnv,
+  ServiceProcess,
+  startServiceProcess,
+} from '../support/service-process.js';
 import { LogGuard } from './support/log-guard.js';
 import { EMBEDDED } from './support/setup.js';
 import { rawRequest, sleep } from './support/raw-http.js';
@@ -32,21 +37,8 @@ describeOnPostgres('crash: SIGKILL under load', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, quiet: true });
-    env = {
-      REFEPS_BASE_URL: sandbox.url,
-      RENAPER_BASE_URL: sandbox.url,
-      CATALOGO_BASE_URL: sandbox.url,
-      MINISTERIO_BASE_URL: sandbox.url,
-      QUEUE_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}`,
-      QUEUE_POLL_INTERVAL_SECONDS: '1',
-      QUEUE_MAINTENANCE_INTERVAL_SECONDS: '1',
-      MINISTRY_JOB_EXPIRE_SECONDS: '5',
-      MINISTRY_RETRY_DELAY_SECONDS: '1',
-      // Each poller takes one job per poll interval (pg-boss waits out the interval even when
-      // jobs are waiting): 16 pollers drain the load in seconds instead of a minute.
-      MINISTRY_WORKER_CONCURRENCY: '16',
-      LOG_LEVEL: 'info',
-    };
+    // 16 pollers: a few hundred acknowledged registrations complete within seconds.
+    env = sandboxedEnv(sandbox.url, { MINISTRY_WORKER_CONCURRENCY: '16', LOG_LEVEL: 'info' });
     client = await cliClient(`crash-${randomUUID()}`);
     guard.secret(client.headers['X-API-Secret']);
     db = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

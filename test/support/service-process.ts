@@ -1,4 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 
 export interface ServiceProcess {
@@ -9,6 +10,29 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
   /** SIGKILL: no cleanup at all, as in a crash. */
   kill(): Promise<void>;
+}
+
+/**
+ * Settings of a service process whose external systems are a sandbox run by the test (so it
+ * outlives the service): a job queue of its own, and short retry and expiry times.
+ */
+export function sandboxedEnv(
+  sandboxUrl: string,
+  over: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    REFEPS_BASE_URL: sandboxUrl,
+    RENAPER_BASE_URL: sandboxUrl,
+    CATALOGO_BASE_URL: sandboxUrl,
+    MINISTERIO_BASE_URL: sandboxUrl,
+    QUEUE_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}`,
+    QUEUE_POLL_INTERVAL_SECONDS: '1',
+    QUEUE_MAINTENANCE_INTERVAL_SECONDS: '1',
+    MINISTRY_JOB_EXPIRE_SECONDS: '5',
+    MINISTRY_RETRY_DELAY_SECONDS: '1',
+    CATALOG_SYNC_ON_START: 'false',
+    ...over,
+  };
 }
 
 /** Runs the built service (`dist/`) as its own process against the run's test database. */
