@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ApiClientEntity } from './api-client.entity.js';
 
 /** SQL for API clients; nothing domain-specific. */
@@ -22,6 +22,10 @@ export class ApiClientsRepository {
 
   findActiveByName(name: string): Promise<ApiClientEntity | null> {
     return this.repo.findOneBy({ name, active: true });
+  }
+
+  findByIds(ids: string[]): Promise<ApiClientEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ id: In(ids) });
   }
 
   list(): Promise<ApiClientEntity[]> {

@@ -137,12 +137,8 @@ export class ApiClientsService {
 
   /** Display names of clients, for audit views. */
   async names(ids: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const id of new Set(ids)) {
-      const c = await this.clients.findByIdOrKey(id);
-      if (c) out.set(id, c.name);
-    }
-    return out;
+    const found = await this.clients.findByIds([...new Set(ids)]);
+    return new Map(found.map((c) => [c.id, c.name]));
   }
 
   /** Adds a second valid secret; both work until `finishRotation`. */
