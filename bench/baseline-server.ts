@@ -9,10 +9,10 @@
  * their `query(sql, params)` calls straight to a `pg` pool or transaction client, answering as
  * TypeORM does (rows; `[rows, rowCount]` for UPDATE/DELETE). So when the service's SQL changes
  * the baseline follows, and a signature change fails the bench's type check.
- *  - registrar: IdempotencyRepository.claim, then one transaction BEGIN /
- *    RecetasRepository.insert / RecetasRepository.addHistory / the pg-boss job row with pg-boss's
- *    own SQL (plans.insertJob, the parameters boss.send passes) / COMMIT, then
- *    IdempotencyRepository.complete with the stored response; a CUIR unique violation is a 409.
+ *  - registrar: IdempotencyRepository.claim, then RecetasRepository.insertRegistration: one
+ *    statement inserting the prescription, its history entry, its pg-boss job (insertJobSql, the
+ *    service's copy of pg-boss's insertJob) and storing the key's answer (completeKeySql);
+ *    a CUIR unique violation is a 409.
  *  - listar: RecetasRepository.latestId (the snapshot watermark), then
  *    RecetasRepository.listForClient with the service's count cap (LIST_COUNT_CAP, passed by
  *    the bench), exactly as RecetasService.list calls them.
@@ -31,15 +31,16 @@ import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import pg from 'pg';
-import type { DataSource, EntityManager } from 'typeorm';
-import { IdempotencyRepository } from '../src/idempotency/idempotency.repository.js';
+import type { DataSource } from 'typeorm';
+import type { CompanionStatement } from '../src/common/sql/sql-params.js';
+import {
+  completeKeySql,
+  IdempotencyRepository,
+} from '../src/idempotency/idempotency.repository.js';
+import { insertJobSql } from '../src/queue/job-insert-sql.js';
 import { MENSAJES } from '../src/recetas/receta-state.js';
 import { RecetasRepository } from '../src/recetas/recetas.repository.js';
-
-const require = createRequire(import.meta.url);
-const plans = require('pg-boss/src/plans.js') as { insertJob(schema: string): string };
 
 const schema = process.env.QUEUE_SCHEMA ?? 'pgboss';
 /** The service's MINISTRY_QUEUE (passed by the bench, which imports it, to keep this process lean). */
@@ -48,7 +49,6 @@ const LIST_COUNT_CAP = Number(process.env.BASELINE_LIST_COUNT_CAP ?? 10_000);
 /** IdempotencyService's lease and retention (LEASE_SECONDS, TTL_HOURS). */
 const LEASE_SECONDS = 60;
 const TTL_HOURS = 24;
-const INSERT_JOB = plans.insertJob(schema);
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
@@ -113,27 +113,51 @@ async function registrar(req: IncomingMessage, res: ServerResponse, clientId: st
     if (!(await keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)))
       return fail(res, 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
   }
-  const c = await pool.connect();
-  const tx = typeormLike((sql, params) => c.query(sql, params)) as unknown as EntityManager;
+  const answer = {
+    estado: 'PENDING',
+    mensaje: MENSAJES.PENDING,
+    cuir: dto.cuir,
+    id_de_receta: dto.id_de_receta ?? null,
+  };
+  // The service's statement: prescription, history, job (its SQL for pg-boss's job row) and,
+  // with a key, the key's stored answer, all in one INSERT … WITH.
+  const companions: CompanionStatement[] = [
+    (p, source) =>
+      insertJobSql(schema, p, {
+        queue: MINISTRY_QUEUE,
+        data: `jsonb_build_object('id_transaccion', ${source}.id::text, 'attempt', 1)`,
+        from: source,
+      }),
+  ];
+  if (key) {
+    companions.push((p, source) =>
+      completeKeySql(
+        p,
+        clientId,
+        key,
+        201,
+        `jsonb_set(${p.add(JSON.stringify({ data: answer }))}::jsonb, '{data,id_transaccion}', to_jsonb(${source}.id::text))`,
+        source,
+      ),
+    );
+  }
   let row: { id_transaccion: string };
   try {
-    await c.query('BEGIN');
-    row = await recetas.insert(tx, {
-      clientId,
-      cuir: dto.cuir,
-      documentoPaciente: dto.documento_paciente,
-      matriculaProfesional: dto.matricula_profesional,
-      refepsId: dto.refeps_id ?? null,
-      locacion: dto.locacion,
-      idDeReceta: dto.id_de_receta ?? null,
-      nombreMedicamento: dto.nombre_medicamento ?? null,
-      fechaCreacion: dto.fecha_creacion,
-      items: dto.items,
-      mensaje: MENSAJES.PENDING,
-      idempotencyKey: key,
-    });
-    await recetas.addHistory(
-      row.id_transaccion,
+    row = await recetas.insertRegistration(
+      {
+        clientId,
+        cuir: dto.cuir,
+        documentoPaciente: dto.documento_paciente,
+        matriculaProfesional: dto.matricula_profesional,
+        refepsId: dto.refeps_id ?? null,
+        locacion: dto.locacion,
+        idDeReceta: dto.id_de_receta ?? null,
+        nombreMedicamento: dto.nombre_medicamento ?? null,
+        fechaCreacion: dto.fecha_creacion,
+        items: dto.items,
+        mensaje: MENSAJES.PENDING,
+        idempotencyKey: key,
+      },
       {
         evento: 'REGISTRADA',
         estado: 'PENDING',
@@ -141,49 +165,15 @@ async function registrar(req: IncomingMessage, res: ServerResponse, clientId: st
         resultado: 'accepted',
         detalle: 'registration accepted; ministry notification queued',
       },
-      tx,
+      companions,
     );
-    // boss.send's parameters: id, name, data, then options and the constructor's defaults
-    // (all unset here, as in the service), singletonOffset 0.
-    await c.query(INSERT_JOB, [
-      null,
-      MINISTRY_QUEUE,
-      JSON.stringify({ id_transaccion: row.id_transaccion, attempt: 1 }),
-      null,
-      null,
-      null,
-      null,
-      0,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-    ]);
-    await c.query('COMMIT');
   } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
     if (key) await keys.release(clientId, key);
     if ((err as { code?: string }).code === '23505')
       return fail(res, 409, 'CUIR_ALREADY_REGISTERED');
     throw err;
-  } finally {
-    c.release();
   }
-  const data = {
-    id_transaccion: row.id_transaccion,
-    estado: 'PENDING',
-    mensaje: MENSAJES.PENDING,
-    cuir: dto.cuir,
-    id_de_receta: dto.id_de_receta ?? null,
-  };
-  if (key) await keys.complete(clientId, key, 201, { data });
+  const data = { id_transaccion: row.id_transaccion, ...answer };
   send(res, 201, { success: true, data });
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { insertJobSql } from '../src/queue/job-insert-sql.js';
 import { MinistryNotificationService } from '../src/recetas/ministry-notification.service.js';
 import { createClient, TestClient } from './support/clients.js';
 import { newCuir, register, registrationBody } from './support/recetas.js';
@@ -206,24 +207,32 @@ describe('POST /v1/recetas/registrar', () => {
     expect(await rowsWithCuir(racing.cuir as string)).toBe(1);
   });
 
-  it('leaves no prescription when the ministry job cannot be enqueued (one transaction)', async () => {
+  it('leaves no prescription and no answered key when the ministry job cannot be enqueued (one statement)', async () => {
     const notifications = t.app.get(MinistryNotificationService);
-    const original = notifications.enqueue.bind(notifications);
-    notifications.enqueue = async (tx, id) => {
-      await original(tx, id); // the job row is written, then the transaction fails
-      throw new Error('queue unavailable');
-    };
+    const original = notifications.firstDelivery.bind(notifications);
+    // A job for a queue that does not exist: the job table refuses it, so the statement fails.
+    notifications.firstDelivery = () => (p, source) =>
+      insertJobSql(t.config.queue.schema, p, {
+        queue: 'no-such-queue',
+        data: `jsonb_build_object('id_transaccion', ${source}.id::text)`,
+        from: source,
+      });
     try {
       const body = registrationBody();
-      const res = await register(t, a, body).expect(500);
+      const key = randomUUID();
+      const res = await register(t, a, body, { 'Idempotency-Key': key }).expect(500);
       expect(res.body.error.code).toBe('INTERNAL');
       expect(await rowsWithCuir(body.cuir as string)).toBe(0);
       const orphanJobs = await db.query(
         `SELECT count(*)::int AS n FROM ${t.config.queue.schema}.job j WHERE NOT EXISTS (SELECT 1 FROM recetas r WHERE r.id_transaccion::text = j.data->>'id_transaccion')`,
       );
       expect(orphanJobs[0].n).toBe(0);
+      // The 500 was not stored: the same key runs again once the queue is back.
+      notifications.firstDelivery = original;
+      const retried = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
     } finally {
-      notifications.enqueue = original;
+      notifications.firstDelivery = original;
     }
   });
 
@@ -246,6 +255,19 @@ describe('POST /v1/recetas/registrar', () => {
       const replay = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
       expect(replay.headers['idempotent-replayed']).toBe('true');
       expect(replay.body).toEqual(created[0].body);
+    });
+
+    it("stores the key's answer in the registration's own transaction (never a committed registration with an unanswered key)", async () => {
+      const key = randomUUID();
+      const res = await register(t, a, registrationBody(), { 'Idempotency-Key': key }).expect(201);
+      const [row] = await db.query(
+        `SELECT k.state, k.response_status, k.response_body, (k.xmin::text = r.xmin::text) AS same_tx
+           FROM idempotency_keys k JOIN recetas r ON r.idempotency_key = k.key AND r.client_id = k.client_id
+          WHERE k.key = $1`,
+        [key],
+      );
+      expect(row).toMatchObject({ state: 'completed', response_status: 201, same_tx: true });
+      expect(row.response_body).toEqual({ data: res.body.data });
     });
 
     it('refuses the same key with a different body, and keeps keys per client', async () => {

@@ -5,6 +5,7 @@ import { catchError, concatMap, from, Observable, of, throwError } from 'rxjs';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ERROR_STATUS } from '../common/errors/error-codes.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
+import { IdempotencyClaim, RequestWithClaim } from './idempotency-claim.js';
 import { IdempotencyService, StoredOutcome } from './idempotency.service.js';
 
 /** Applies the Idempotency-Key rules around one handler; the rules live in IdempotencyService. */
@@ -14,7 +15,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
-    const req = http.getRequest<RequestWithContext>();
+    const req = http.getRequest<RequestWithClaim>();
     const res = http.getResponse<Response>();
     const key = req.headers['idempotency-key'];
     if (key === undefined || !req.apiClient) return next.handle();
@@ -24,11 +25,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.idempotency.begin(clientId, key, route, req.body)).pipe(
       concatMap((begun) => {
         if (begun.replay) return of(replay(begun.replay, res));
+        const claim = new IdempotencyClaim(clientId, begun.key, successStatus(context));
+        req.idempotencyClaim = claim;
         return next.handle().pipe(
           concatMap((data) =>
-            from(
-              this.idempotency.finish(clientId, begun.key, successStatus(context), { data }),
-            ).pipe(concatMap(() => of(data))),
+            claim.completed
+              ? of(data)
+              : from(
+                  this.idempotency.finish(clientId, begun.key, claim.successStatus, { data }),
+                ).pipe(concatMap(() => of(data))),
           ),
           catchError((err: unknown) => {
             const status = err instanceof DomainError ? ERROR_STATUS[err.code] : 500;

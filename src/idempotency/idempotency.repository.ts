@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SqlParams } from '../common/sql/sql-params.js';
 
 export interface IdempotencyRecord {
   requestHash: string;
@@ -73,11 +74,9 @@ export class IdempotencyRepository {
   }
 
   async complete(clientId: string, key: string, status: number, body: unknown): Promise<void> {
-    await this.db.query(
-      `UPDATE idempotency_keys SET state = 'completed', response_status = $3, response_body = $4
-        WHERE client_id = $1 AND key = $2`,
-      [clientId, key, status, JSON.stringify(body)],
-    );
+    const p = new SqlParams();
+    const sql = completeKeySql(p, clientId, key, status, `${p.add(JSON.stringify(body))}::jsonb`);
+    await this.db.query(sql, p.values);
   }
 
   async release(clientId: string, key: string): Promise<void> {
@@ -94,4 +93,21 @@ export class IdempotencyRepository {
     );
     return count;
   }
+}
+
+/**
+ * Stores a key's answer. `body` is an SQL expression of the stored `jsonb`; with `from`, the
+ * UPDATE reads that relation too (the CTE of the insert whose answer this is).
+ */
+export function completeKeySql(
+  p: SqlParams,
+  clientId: string,
+  key: string,
+  status: number,
+  body: string,
+  from?: string,
+): string {
+  return `UPDATE idempotency_keys SET state = 'completed', response_status = ${p.add(status)},
+      response_body = ${body}${from ? ` FROM ${from}` : ''}
+    WHERE client_id = ${p.add(clientId)} AND key = ${p.add(key)}`;
 }

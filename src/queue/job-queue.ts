@@ -9,6 +9,8 @@ import { isConnectionFailure } from '../common/database-errors.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
+import { insertJobSql } from './job-insert-sql.js';
 import { poolExecutor, transactionExecutor } from './sql-executor.js';
 
 export interface EnqueueOptions {
@@ -112,6 +114,18 @@ export class JobQueue implements BeforeApplicationShutdown {
   ): Promise<string | null> {
     const boss = await this.start();
     return boss.send(name, data, { ...opts, db: transactionExecutor(tx) } as PgBoss.SendOptions);
+  }
+
+  /**
+   * Enqueues a job in the same SQL statement as the row it is about (see insertJobSql), with
+   * the queue's own policy. `data` is an SQL `jsonb` expression over the statement's source
+   * CTE. The queue must exist already (ensureQueue, called at module init).
+   */
+  jobInStatement(name: string, data: (source: string) => string): CompanionStatement {
+    if (!this.queues.has(name)) throw new Error(`queue ${name} has not been created`);
+    const schema = this.config.queue.schema;
+    return (p, source) =>
+      insertJobSql(schema, p, { queue: name, data: data(source), from: source });
   }
 
   async send<T extends object>(

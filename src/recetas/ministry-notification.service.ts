@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Counter, Histogram } from 'prom-client';
-import type { EntityManager } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { parseCuir } from '../cuir/cuir-format.js';
@@ -82,12 +82,13 @@ export class MinistryNotificationService implements OnModuleInit {
     });
   }
 
-  /** Enqueues the first delivery inside the registration's transaction. */
-  async enqueue(tx: EntityManager, idTransaccion: string): Promise<void> {
-    await this.queue.sendInTransaction<NotificationJob>(tx, MINISTRY_QUEUE, {
-      id_transaccion: idTransaccion,
-      attempt: 1,
-    });
+  /** The first delivery's job, enqueued in the registration's own statement (source: the new receta). */
+  firstDelivery(): CompanionStatement {
+    return this.queue.jobInStatement(
+      MINISTRY_QUEUE,
+      // The shape of NotificationJob, built where the new id exists.
+      (source) => `jsonb_build_object('id_transaccion', ${source}.id::text, 'attempt', 1)`,
+    );
   }
 
   /** Works one job: one delivery attempt and its consequences. */

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Scopes } from '../auth/scopes.js';
 import { CurrentClient } from '../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { CurrentIdempotencyClaim, IdempotencyClaim } from '../idempotency/idempotency-claim.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiEnveloped, ApiErrors, ApiScope } from '../openapi/api-responses.js';
 import { ListarRecetasQuery } from './dto/listar-recetas.query.js';
@@ -40,9 +41,9 @@ export class RecetasController {
   register(
     @CurrentClient() client: AuthenticatedClient,
     @Body() dto: RegistrarRecetaDto,
-    @Headers('Idempotency-Key') idempotencyKey?: string,
+    @CurrentIdempotencyClaim() claim?: IdempotencyClaim,
   ): Promise<RegistroRecetaDto> {
-    return this.recetas.register(client, dto, idempotencyKey);
+    return this.recetas.register(client, dto, claim);
   }
 
   @Get('listar')

@@ -4,6 +4,7 @@ import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { dateRangePage } from '../common/validation/date-range-page.query.js';
 import { parseCuir } from '../cuir/cuir-format.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency-claim.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
 import type { ListarRecetasQuery } from './dto/listar-recetas.query.js';
 import type {
@@ -38,7 +39,7 @@ export class RecetasService {
   async register(
     client: AuthenticatedClient,
     dto: RegistrarRecetaDto,
-    idempotencyKey?: string,
+    claim?: IdempotencyClaim,
   ): Promise<RegistroRecetaDto> {
     const parsed = parseCuir(dto.cuir);
     if (!parsed.ok)
@@ -58,10 +59,16 @@ export class RecetasService {
         ],
       );
     }
-    const key = idempotencyKey?.toLowerCase() ?? null;
+    const key = claim?.key ?? null;
+    const answer = {
+      estado: 'PENDING' as const,
+      mensaje: MENSAJES.PENDING,
+      cuir: dto.cuir,
+      id_de_receta: dto.id_de_receta ?? null,
+    };
     try {
-      const created = await this.recetas.transaction(async (tx) => {
-        const row = await this.recetas.insert(tx, {
+      const created = await this.recetas.insertRegistration(
+        {
           clientId: client.id,
           cuir: dto.cuir,
           documentoPaciente: dto.documento_paciente,
@@ -78,32 +85,25 @@ export class RecetasService {
           })),
           mensaje: MENSAJES.PENDING,
           idempotencyKey: key,
-        });
-        await this.recetas.addHistory(
-          row.id_transaccion,
-          {
-            evento: 'REGISTRADA',
-            estado: 'PENDING',
-            intento: null,
-            resultado: 'accepted',
-            detalle: 'registration accepted; ministry notification queued',
-          },
-          tx,
-        );
-        await this.notifications.enqueue(tx, row.id_transaccion);
-        return row;
-      });
-      return {
-        id_transaccion: created.id_transaccion,
-        estado: 'PENDING',
-        mensaje: MENSAJES.PENDING,
-        cuir: dto.cuir,
-        id_de_receta: dto.id_de_receta ?? null,
-      };
+        },
+        {
+          evento: 'REGISTRADA',
+          estado: 'PENDING',
+          intento: null,
+          resultado: 'accepted',
+          detalle: 'registration accepted; ministry notification queued',
+        },
+        [
+          this.notifications.firstDelivery(),
+          ...(claim ? [claim.completion(answer, 'id_transaccion')] : []),
+        ],
+      );
+      claim?.markCompleted();
+      return { id_transaccion: created.id_transaccion, ...answer };
     } catch (err) {
       if (!isUniqueViolation(err, CUIR_UNIQUE_INDEX)) throw err;
-      // The same client retrying with the same Idempotency-Key after its first attempt committed
-      // but its answer was lost (a crash between the two): answer as the first time.
+      // The same client retrying with the same Idempotency-Key after that key's stored answer
+      // expired (24 h) but its prescription is here: answer as the first time.
       const existing = await this.recetas.findByCuir(dto.cuir);
       if (existing && key && existing.client_id === client.id && existing.idempotency_key === key) {
         return {
