@@ -23,6 +23,8 @@ export const BODY_LIMIT = '100kb';
 export async function configureApp(app: NestExpressApplication, logger: Logger): Promise<void> {
   const routes = new RouteMethodIndex();
   app.disable('x-powered-by');
+  // No ETag: the API's answers are not cacheable resources, and hashing every body costs CPU.
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware);
   app.use(httpObservabilityMiddleware(logger, app.get(MetricsService)));

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { Response } from 'express';
-import { catchError, concatMap, from, Observable, of, throwError } from 'rxjs';
+import { from, lastValueFrom, Observable } from 'rxjs';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ERROR_STATUS } from '../common/errors/error-codes.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
@@ -14,40 +14,45 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(private readonly idempotency: IdempotencyService) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const req = http.getRequest<RequestWithClaim>();
-    const res = http.getResponse<Response>();
+    const req = context.switchToHttp().getRequest<RequestWithClaim>();
     const key = req.headers['idempotency-key'];
     if (key === undefined || !req.apiClient) return next.handle();
-    const clientId = req.apiClient.id;
-    const route = `${req.method} ${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
+    // One promise rather than a chain of operators: this runs on every registration.
+    return from(this.run(context, next, req, req.apiClient.id, key));
+  }
 
-    return from(this.idempotency.begin(clientId, key, route, req.body)).pipe(
-      concatMap((begun) => {
-        if (begun.replay) return of(replay(begun.replay, res));
-        const claim = new IdempotencyClaim(clientId, begun.key, successStatus(context));
-        req.idempotencyClaim = claim;
-        return next.handle().pipe(
-          concatMap((data) =>
-            claim.completed
-              ? of(data)
-              : from(
-                  this.idempotency.finish(clientId, begun.key, claim.successStatus, { data }),
-                ).pipe(concatMap(() => of(data))),
-          ),
-          catchError((err: unknown) => {
-            const status = err instanceof DomainError ? ERROR_STATUS[err.code] : 500;
-            const settle =
-              status < 500 && err instanceof DomainError
-                ? this.idempotency.finish(clientId, begun.key, status, {
-                    error: { code: err.code, message: err.message, details: err.details },
-                  })
-                : this.idempotency.abandon(clientId, begun.key);
-            return from(settle).pipe(concatMap(() => throwError(() => err)));
-          }),
-        );
-      }),
-    );
+  private async run(
+    context: ExecutionContext,
+    next: CallHandler,
+    req: RequestWithClaim,
+    clientId: string,
+    rawKey: string | string[],
+  ): Promise<unknown> {
+    const route = `${req.method} ${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
+    const begun = await this.idempotency.begin(clientId, rawKey, route, req.body);
+    if (begun.replay) return replay(begun.replay, context.switchToHttp().getResponse<Response>());
+
+    const claim = new IdempotencyClaim(clientId, begun.key, successStatus(context));
+    req.idempotencyClaim = claim;
+    let data: unknown;
+    try {
+      data = await lastValueFrom(next.handle());
+    } catch (err) {
+      const status = err instanceof DomainError ? ERROR_STATUS[err.code] : 500;
+      if (status < 500 && err instanceof DomainError) {
+        await this.idempotency.finish(clientId, begun.key, status, {
+          error: { code: err.code, message: err.message, details: err.details },
+        });
+      } else {
+        await this.idempotency.abandon(clientId, begun.key);
+      }
+      throw err;
+    }
+    // A handler that stored its answer in its own statement has settled the key already.
+    if (!claim.completed) {
+      await this.idempotency.finish(clientId, begun.key, claim.successStatus, { data });
+    }
+    return data;
   }
 }
 

@@ -1,12 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { MetricsService } from '../../metrics/metrics.service.js';
-import { scrubUrl } from '../logging/logger.js';
+import { createAccessLogger, scrubUrl } from '../logging/logger.js';
 import type { RequestWithContext } from './request-context.js';
 
 /** One log line and one histogram sample per request, written when the response is finished. */
 export function httpObservabilityMiddleware(logger: Logger, metrics: MetricsService) {
-  const log = logger.child({ component: 'http' });
+  const log = createAccessLogger(logger).child({ component: 'http' });
   return (req: Request, res: Response, next: NextFunction): void => {
     res.on('finish', () => {
       const ctx = req as RequestWithContext;

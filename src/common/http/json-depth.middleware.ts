@@ -10,19 +10,30 @@ export const MAX_JSON_DEPTH = 32;
  * depth is measured here, without recursion, before any of that runs.
  */
 export function jsonDepthMiddleware(req: Request, _res: Response, next: NextFunction): void {
-  const stack: Array<[unknown, number]> = [[req.body as unknown, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop() as [unknown, number];
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH) {
-      next(
-        new DomainError('VALIDATION_FAILED', 'Request body is nested too deeply', [
-          { field: '(body)', issue: `must not nest more than ${MAX_JSON_DEPTH} levels deep` },
-        ]),
-      );
-      return;
-    }
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
+    next();
+    return;
   }
-  next();
+  next(
+    new DomainError('VALIDATION_FAILED', 'Request body is nested too deeply', [
+      { field: '(body)', issue: `must not nest more than ${MAX_JSON_DEPTH} levels deep` },
+    ]),
+  );
+}
+
+/**
+ * Whether `value` nests more than `limit` levels. Recursive, but it stops descending at the
+ * limit, so the stack stays shallow whatever the body; no allocation per visited value.
+ */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (nestsDeeperThan(child, limit - 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (nestsDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  }
+  return false;
 }

@@ -88,20 +88,34 @@ function errSerializer(err: unknown): unknown {
   return out;
 }
 
+const BASE_OPTIONS: pino.LoggerOptions = {
+  base: { service: 'prescription-registry' },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  serializers: { err: errSerializer },
+  formatters: { level: (label) => ({ level: label }) },
+};
+
 export function createRootLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   return pino(
-    {
-      level,
-      base: { service: 'prescription-registry' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-      serializers: { err: errSerializer },
-      formatters: { level: (label) => ({ level: label }) },
-    },
+    { ...BASE_OPTIONS, level, redact: { paths: REDACT_PATHS, censor: '[REDACTED]' } },
     // Asynchronous stdout: under load, lines written while a write is in flight go out together
     // instead of one blocking syscall per request line. main.ts flushes on shutdown.
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
+}
+
+/**
+ * A logger writing to `root`'s destination at its level, with the same format but no
+ * redaction pass, for the per-request access line only: every field of that line is built
+ * from values that cannot hold personal data (ids, method, the scrubbed URL, route, status,
+ * latency), and redaction is a measurable share of each request's CPU. Anything carrying
+ * request or registry data goes through the root logger.
+ */
+export function createAccessLogger(root: Logger): Logger {
+  const destination = (root as unknown as Record<symbol, pino.DestinationStream>)[
+    pino.symbols.streamSym
+  ];
+  return pino({ ...BASE_OPTIONS, level: root.level }, destination);
 }
 
 /** Routes Nest's own log calls into the structured logger. */
