@@ -91,10 +91,31 @@ export class JobQueue implements BeforeApplicationShutdown {
       boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
       process.on('unhandledRejection', this.onUnhandledRejection);
       await boss.start();
+      await this.ensureFetchIndex();
       this.boss = boss;
       return boss;
     })();
     return this.starting;
+  }
+
+  /**
+   * pg-boss 10 fetches the next jobs `ORDER BY priority DESC, created_on, id` among the queued
+   * ones, and its own index (name, start_after) does not serve that order: every fetch sorted
+   * the whole backlog (19 ms per fetch at 20,000 queued jobs, so draining a backlog was
+   * quadratic). This index lets a fetch walk the queued jobs in its order and stop at the
+   * batch size. Created on the partitioned parent, so every queue's partition gets it, also
+   * queues created later. Serialised by an advisory lock, since IF NOT EXISTS alone is not
+   * safe when two instances start at once.
+   */
+  private async ensureFetchIndex(): Promise<void> {
+    const schema = this.config.queue.schema;
+    await this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${schema}.job_fetch_order`]);
+      await tx.query(
+        `CREATE INDEX IF NOT EXISTS job_fetch_order ON ${schema}.job (name, priority DESC, created_on, id)
+           WHERE state < 'active'`,
+      );
+    });
   }
 
   /** Creates the queue if needed, with its default retry/expiry policy for unexpected failures. */

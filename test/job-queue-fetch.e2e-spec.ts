@@ -1,0 +1,54 @@
+import { createRequire } from 'node:module';
+import { DataSource } from 'typeorm';
+import { SqlParams } from '../src/common/sql/sql-params.js';
+import { JobQueue } from '../src/queue/job-queue.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+const require = createRequire(import.meta.url);
+const plans = require('pg-boss/src/plans.js') as {
+  fetchNextJob(schema: string): (o: { includeMetadata: boolean }) => string;
+};
+
+/**
+ * pg-boss's fetch orders the queued jobs by (priority DESC, created_on, id); without an index
+ * in that order every fetch sorts the whole backlog. The queue creates one (job_fetch_order):
+ * a fetch from a large backlog must walk it instead of sorting.
+ */
+describe('job queue fetch on a large backlog', () => {
+  let t: TestApp;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t?.stop());
+
+  it('walks the fetch-order index instead of sorting the backlog', async () => {
+    const queue = t.app.get(JobQueue);
+    const name = 'fetch-plan';
+    await queue.ensureQueue(name, {});
+    const p = new SqlParams();
+    const insert = queue.jobInStatement(name, (source) => `jsonb_build_object('n', ${source}.id)`)(
+      p,
+      's',
+    );
+    await db.query(
+      `WITH s AS (SELECT g AS id FROM generate_series(1, 20000) g), j AS (${insert}) SELECT 1`,
+      p.values,
+    );
+    await db.query(`ANALYZE ${t.config.queue.schema}.job`);
+
+    const fetch = plans.fetchNextJob(t.config.queue.schema)({ includeMetadata: true });
+    const plan = (
+      await db.query<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN (COSTS OFF) ${fetch}`, [name, 4])
+    )
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toMatch(/Index Scan using \S*name_priority_created_on_id\S* on /);
+    expect(plan).not.toMatch(/Sort Key: \S*priority DESC/);
+    // And the fetch itself takes its batch.
+    const [fetched] = await db.query<[Array<{ state: string }>, number]>(fetch, [name, 4]);
+    expect(fetched.map((j) => j.state)).toEqual(Array(4).fill('active'));
+  });
+});
