@@ -33,13 +33,13 @@ export class RequestValidationPipe extends ValidationPipe {
           { field: '(body)', issue: 'must be a JSON object' },
         ]);
       }
-      const forbidden = findForbiddenKey(value, '');
+      const forbidden = findForbiddenKey(value);
       if (forbidden) {
         throw new DomainError('UNKNOWN_FIELD', `Unknown field: ${forbidden}`, [
           { field: forbidden, issue: 'is not a known field' },
         ]);
       }
-      const withNul = findNul(value, '');
+      const withNul = findNul(value);
       if (withNul) {
         throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
           { field: withNul, issue: 'must not contain the NUL character (U+0000)' },
@@ -50,15 +50,15 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 }
 
-function findForbiddenKey(value: unknown, path: string, depth = 0): string | undefined {
-  if (depth > 32 || value === null || typeof value !== 'object') return undefined;
-  for (const key of Object.keys(value)) {
-    const child = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (FORBIDDEN_KEYS.has(key)) return child;
-    const found = findForbiddenKey((value as Record<string, unknown>)[key], child, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
+/** The path of the first key that is a prototype-reaching name, else undefined. */
+function findForbiddenKey(value: unknown): string | undefined {
+  const at = firstPath(
+    value,
+    0,
+    (key) => FORBIDDEN_KEYS.has(key),
+    () => false,
+  );
+  return at && pathText(at);
 }
 
 /**
@@ -66,15 +66,53 @@ function findForbiddenKey(value: unknown, path: string, depth = 0): string | und
  * type rule and then fail the INSERT (or, in a key, the stored error answer of an idempotent
  * request) with a 500. Looks at keys and strings; the depth is bounded by jsonDepthMiddleware.
  */
-function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const field = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    const found = key.includes('\u0000') ? field : findNul(child, field);
-    if (found) return found.replaceAll('\u0000', '\\u0000');
+function findNul(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? '(body)' : undefined;
+  const hasNul = (s: string) => s.includes('\u0000');
+  const at = firstPath(value, 0, hasNul, hasNul);
+  return at && pathText(at).replaceAll('\u0000', '\\u0000');
+}
+
+/**
+ * The keys leading to the first key that `badKey` flags, or to the first string value that
+ * `badString` flags; undefined when none. Paths are only built for a hit (this runs on every
+ * request body), and the walk stops 32 levels down.
+ */
+function firstPath(
+  value: unknown,
+  depth: number,
+  badKey: (key: string) => boolean,
+  badString: (s: string) => boolean,
+): Array<string | number> | undefined {
+  if (depth > 32 || value === null || typeof value !== 'object') return undefined;
+  const visit = (key: string | number, child: unknown): Array<string | number> | undefined => {
+    if (typeof key === 'string' && badKey(key)) return [key];
+    if (typeof child === 'string') return badString(child) ? [key] : undefined;
+    const below = firstPath(child, depth + 1, badKey, badString);
+    if (below) below.unshift(key);
+    return below;
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = visit(i, value[i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const found = visit(key, (value as Record<string, unknown>)[key]);
+    if (found) return found;
   }
   return undefined;
+}
+
+/** `items[0].nombre` from ['items', 0, 'nombre']. */
+function pathText(path: Array<string | number>): string {
+  return path.reduce<string>(
+    (text, key, i) =>
+      typeof key === 'number' ? `${text}[${key}]` : i === 0 ? key : `${text}.${key}`,
+    '',
+  );
 }
 
 interface Flat {
