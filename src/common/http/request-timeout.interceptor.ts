@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
-import { catchError, Observable, throwError, timeout, TimeoutError } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -14,15 +14,30 @@ export class RequestTimeoutInterceptor implements NestInterceptor {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(
-      timeout(this.config.http.requestTimeoutMs),
-      catchError((err: unknown) =>
-        throwError(() =>
-          err instanceof TimeoutError
-            ? new DomainError('INTERNAL', 'The request timed out; it may be retried')
-            : err,
-        ),
-      ),
-    );
+    const ms = this.config.http.requestTimeoutMs;
+    // One timer per request (rxjs's timeout operator costs several subscriptions and a
+    // scheduler action on every request).
+    return new Observable((subscriber) => {
+      const timer = setTimeout(
+        () =>
+          subscriber.error(new DomainError('INTERNAL', 'The request timed out; it may be retried')),
+        ms,
+      );
+      const inner = next.handle().subscribe({
+        next: (value) => subscriber.next(value),
+        error: (err: unknown) => {
+          clearTimeout(timer);
+          subscriber.error(err);
+        },
+        complete: () => {
+          clearTimeout(timer);
+          subscriber.complete();
+        },
+      });
+      return () => {
+        clearTimeout(timer);
+        inner.unsubscribe();
+      };
+    });
   }
 }
