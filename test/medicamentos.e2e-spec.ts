@@ -151,6 +151,31 @@ describe('GET /v1/medicamentos/buscar', () => {
     expect(past.body.data).toMatchObject({ total: p1.total, items: [] });
   });
 
+  it('ranks items holding the query before typo matches, and pages across that boundary', async () => {
+    // ESOMEPRAZOL holds the query; OMEPRAZOL is only close to it by trigrams (the typo tier).
+    const get = async (page: number, per_page: number) =>
+      (await buscar({ q: 'esomeprazol', page, per_page }).expect(200)).body.data as {
+        total: number;
+        items: Item[];
+      };
+    const all = await get(1, 100);
+    expect(all.items).toHaveLength(all.total);
+    const drugs = all.items.map((i) => i.principio_activo);
+    const exact = drugs.filter((d) => d === 'ESOMEPRAZOL').length;
+    expect(exact).toBeGreaterThan(0);
+    expect(drugs.slice(0, exact)).toEqual(Array(exact).fill('ESOMEPRAZOL'));
+    expect(drugs.slice(exact)).toContain('OMEPRAZOL');
+    // Small pages, one of them straddling the two tiers, make up the same sequence.
+    const codes: unknown[] = [];
+    for (let page = 1; codes.length < all.total; page++) {
+      const { total, items } = await get(page, 3);
+      expect(total).toBe(all.total);
+      expect(items.length).toBeGreaterThan(0);
+      codes.push(...items.map((i) => i.code));
+    }
+    expect(codes).toEqual(all.items.map((i) => i.code));
+  });
+
   it('needs the medicamentos:read scope (403) and credentials (401)', async () => {
     const other = await createClient(t, { scopes: ['cuir:write', 'recetas:read'] });
     const res = await buscar({ q: 'ibuprofeno' }, other).expect(403);

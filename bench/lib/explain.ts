@@ -173,21 +173,22 @@ export async function explainListing(
 const hasTrigram = (normalized: string) => /[\p{L}\p{N}]{3}/u.test(normalized);
 
 /**
- * Candidate replacement for SEARCH_SQL (same candidates, same tiers, same total): trigram
- * similarity is computed only to rank the typo tier; the exact, prefix and substring tiers are
- * ranked by text length (shorter = closer), then name and code. The ranking inside those tiers
- * changes slightly; its cost no longer grows with 3 similarity computations per candidate.
+ * Reference: the search SQL before the cheaper ranking (same candidates, tiers and total), which
+ * ranked every candidate by word_similarity() then similarity() inside each tier, and
+ * materialised every candidate's API columns. Kept to show what SEARCH_SQL saves.
  */
-export const SEARCH_SQL_RANK_LIGHT = `
+export const FORMER_SEARCH_SQL = `
   WITH hits AS (
     SELECT code, nombre, principio_activo, droga, dosis, posologia, presentacion, coberturas,
-      nombre_norm, search_text,
+      nombre_norm,
       CASE
         WHEN nombre_norm = $1 OR principio_activo_norm = $1 THEN 0
         WHEN nombre_norm LIKE $2 OR principio_activo_norm LIKE $2 THEN 1
         WHEN search_text LIKE $3 THEN 2
         ELSE 3
-      END AS tier
+      END AS tier,
+      word_similarity($1, search_text) AS closeness,
+      similarity($1, search_text) AS likeness
     FROM medicamentos
     WHERE search_text LIKE $3 OR search_text %> $1
   )
@@ -195,24 +196,26 @@ export const SEARCH_SQL_RANK_LIGHT = `
   FROM (SELECT count(*)::int AS total FROM hits) t
   LEFT JOIN LATERAL (
     SELECT * FROM hits
-    ORDER BY tier, CASE WHEN tier = 3 THEN word_similarity($1, search_text) END DESC NULLS LAST,
-      length(search_text), nombre_norm COLLATE "C", code COLLATE "C"
+    ORDER BY tier, closeness DESC, likeness DESC, nombre_norm COLLATE "C", code COLLATE "C"
     LIMIT $4 OFFSET $5
   ) h ON true`;
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the search SQL, run as MedicamentosRepository runs it. */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the search SQL, run as MedicamentosRepository runs it, then of
+ * the former ranking for the same queries.
+ */
 export async function explainSearch(
   pool: pg.Pool,
   queries: string[],
   repeat: number,
 ): Promise<ExplainEntry[]> {
   const out: ExplainEntry[] = [];
-  for (const alternative of [false, true]) {
+  for (const former of [false, true]) {
     for (const q of queries) {
       const n = normalizeSearchText(q);
       const like = escapeLike(n);
-      const name = alternative ? `alternative: rank-light buscar q=${q}` : `buscar q=${q}`;
-      const sql = alternative ? SEARCH_SQL_RANK_LIGHT : SEARCH_SQL;
+      const name = former ? `reference: former ranking, buscar q=${q}` : `buscar q=${q}`;
+      const sql = former ? FORMER_SEARCH_SQL : SEARCH_SQL;
       out.push(
         await explain(pool, name, sql, [n, `${like}%`, `%${like}%`, 20, 0], {
           preferIndex: hasTrigram(n),
