@@ -29,7 +29,14 @@ import {
   type BenchDatabase,
 } from './lib/db.js';
 import { explainListing, explainSearch, type ExplainEntry } from './lib/explain.js';
-import { runAmount, runFixed, runMax, type LoadResult, type RequestFactory } from './lib/load.js';
+import {
+  runAmount,
+  runFixed,
+  runMax,
+  runPaced,
+  type LoadResult,
+  type RequestFactory,
+} from './lib/load.js';
 import {
   delay,
   heapOf,
@@ -89,6 +96,8 @@ interface Options {
   warmS: number;
   maxS: number;
   fixedS: number;
+  /** Fixed-rate arrivals: evenly spaced (paced, the default) or autocannon's slices (bursts). */
+  fixedShape: 'paced' | 'bursts';
   leverS: number;
   profileS: number;
   connections: number;
@@ -135,6 +144,7 @@ function parseOptions(argv: string[]): Options {
     warmS: quick ? 1 : 3,
     maxS: num('duration', quick ? 3 : 10),
     fixedS: num('fixed-duration', quick ? 4 : 15),
+    fixedShape: flags.get('fixed-shape') === 'bursts' ? 'bursts' : 'paced',
     leverS: num('duration', 8),
     profileS: 10,
     connections: 64,
@@ -167,6 +177,19 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)];
 };
+
+/** The fixed-rate run of the chosen arrival shape (--fixed-shape). */
+function fixedRate(
+  o: Options,
+  url: string,
+  factory: RequestFactory,
+  rate: number,
+  durationS: number,
+): Promise<LoadResult> {
+  return o.fixedShape === 'paced'
+    ? runPaced(url, factory, rate, durationS)
+    : runFixed(url, factory, rate, durationS);
+}
 
 /** Settings of the service that an operator could have set in the bench's own environment. */
 const SERVICE_KNOBS = [
@@ -477,11 +500,11 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
       bench.extra.registrar_fixed_rate = rate;
       const meta = { scenario: 'registrar', case: 'unique CUIR + key' };
       await bench.measure(svc, { ...meta, target: 'service' }, () =>
-        runFixed(svc.url, s, rate, o.fixedS),
+        fixedRate(o, svc.url, s, rate, o.fixedS),
       );
       if (o.fixedBaseline)
         await bench.measure(base, { ...meta, target: 'baseline' }, () =>
-          runFixed(base.url, b, rate, o.fixedS),
+          fixedRate(o, base.url, b, rate, o.fixedS),
         );
     }
 
@@ -510,12 +533,12 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
         const meta = { scenario: 'listar', case: k.name };
         const s = req.listar(k.c.headers, window, k.page);
         await bench.measure(svc, { ...meta, target: 'service' }, () =>
-          runFixed(svc.url, s, o.fixedRate, o.fixedS),
+          fixedRate(o, svc.url, s, o.fixedRate, o.fixedS),
         );
         if (o.fixedBaseline) {
           const b = req.listar(as(k.c), window, k.page);
           await bench.measure(base, { ...meta, target: 'baseline' }, () =>
-            runFixed(base.url, b, o.fixedRate, o.fixedS),
+            fixedRate(o, base.url, b, o.fixedRate, o.fixedS),
           );
         }
       }
@@ -528,7 +551,7 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
       const meta = { scenario: 'buscar', case: `${items}, mixed`, target: 'service' as const };
       await runMax(svc.url, s, o.connections, o.warmS);
       await bench.measure(svc, meta, () => runMax(svc.url, s, o.connections, o.maxS));
-      await bench.measure(svc, meta, () => runFixed(svc.url, s, o.fixedRate, o.fixedS));
+      await bench.measure(svc, meta, () => fixedRate(o, svc.url, s, o.fixedRate, o.fixedS));
       // The same searches with every request a cache miss: the search SQL's own cost.
       const cold = { ...meta, case: `${items}, cold (no cache hit)` };
       const terms = (
@@ -540,7 +563,7 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
         runMax(svc.url, req.buscarCold(clients.reg.headers, terms), o.connections, o.maxS),
       );
       await bench.measure(svc, cold, () =>
-        runFixed(svc.url, req.buscarCold(clients.reg.headers, terms), o.fixedRate, o.fixedS),
+        fixedRate(o, svc.url, req.buscarCold(clients.reg.headers, terms), o.fixedRate, o.fixedS),
       );
     }
 
@@ -549,7 +572,7 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
       const meta = { scenario: 'verificar', case: 'warm cache', target: 'service' as const };
       await runMax(svc.url, s, o.connections, o.warmS);
       await bench.measure(svc, meta, () => runMax(svc.url, s, o.connections, o.maxS));
-      await bench.measure(svc, meta, () => runFixed(svc.url, s, o.fixedRate, o.fixedS));
+      await bench.measure(svc, meta, () => fixedRate(o, svc.url, s, o.fixedRate, o.fixedS));
     }
     await bench.stop(svc);
   }
@@ -940,7 +963,9 @@ async function report(bench: Bench, startedAt: Date, loadStart: number[]): Promi
       fixed_duration_s: o.fixedS,
       fixed_rate: o.fixedRate,
       fixed_rate_shape:
-        '10 staggered autocannon instances (overallRate = rate/10, 4 connections each)',
+        o.fixedShape === 'paced'
+          ? 'open loop, evenly spaced arrivals (runPaced), latency from each due time'
+          : '10 staggered autocannon instances (overallRate = rate/10, 4 connections each)',
       big_rows: o.bigRows,
       small_rows: o.smallRows,
       deep_page: o.deepPage,

@@ -1,4 +1,5 @@
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
+import http from 'node:http';
 import { delay, round2 } from './proc.js';
 
 /** One HTTP request of a scenario; called for every request sent, so bodies can be unique. */
@@ -153,4 +154,118 @@ export async function runFixed(
   const merged = autocannon.aggregateResult(raws, { url });
   const connections = shares.reduce((a, s) => a + Math.min(connectionsPerSlice, s), 0);
   return summarise(merged, 'fixed', connections, Math.max(elapsed, durationS), rate);
+}
+
+/**
+ * A fixed offered rate with evenly spaced arrivals, open loop (as wrk2 does): request i is due
+ * at start + i/rate whether or not earlier ones have been answered, and its latency runs from
+ * that due time to the end of its response, so time spent waiting behind a slow answer counts
+ * (no coordinated omission). Requests go over keep-alive connections, at most `maxSockets` at
+ * once (more wait in the agent's queue, and that wait counts too). This is what "latency at a
+ * fixed offered rate" means; runFixed's autocannon slices send bursts instead (see BENCHMARKS.md).
+ */
+export async function runPaced(
+  url: string,
+  factory: RequestFactory,
+  rate: number,
+  durationS: number,
+  maxSockets = 64,
+): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const target = new URL(url);
+  const latencies: number[] = [];
+  const status: Record<string, number> = {};
+  let errors = 0;
+  let inFlight = 0;
+  let peak = 0;
+  const total = Math.round(rate * durationS);
+  const interval = 1000 / rate;
+  const start = performance.now();
+  const finished: Array<Promise<void>> = [];
+
+  const send = (due: number): Promise<void> =>
+    new Promise((resolve) => {
+      const spec = factory();
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      const done = (code?: number) => {
+        inFlight--;
+        if (code === undefined) errors++;
+        else {
+          status[code] = (status[code] ?? 0) + 1;
+          latencies.push(performance.now() - due);
+        }
+        resolve();
+      };
+      const req = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          method: spec.method,
+          path: spec.path,
+          headers: {
+            ...spec.headers,
+            ...(spec.body !== undefined
+              ? {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(spec.body),
+                }
+              : {}),
+          },
+          timeout: 30_000,
+        },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => done(res.statusCode));
+          res.on('error', () => done());
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', () => done());
+      req.end(spec.body);
+    });
+
+  let sent = 0;
+  while (sent < total) {
+    const now = performance.now();
+    const due = Math.min(total, Math.floor((now - start) / interval) + 1);
+    for (; sent < due; sent++) finished.push(send(start + sent * interval));
+    // Sleep until the next arrival is due (timer granularity is ~1 ms; late arrivals are sent
+    // at once and their lateness counts in their latency).
+    await delay(Math.max(0, start + sent * interval - performance.now()));
+  }
+  await Promise.all(finished);
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+
+  const sorted = latencies.sort((a, b) => a - b);
+  const pct = (p: number) =>
+    sorted.length
+      ? round2(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)])
+      : 0;
+  const ok = Object.entries(status)
+    .filter(([c]) => c.startsWith('2'))
+    .reduce((a, [, n]) => a + n, 0);
+  const answered = sorted.length;
+  return {
+    mode: 'fixed',
+    connections: peak,
+    offered_rps: rate,
+    duration_s: round2(elapsed),
+    requests: answered,
+    // Over the time until the last answer: an overloaded service drains late, and shows less.
+    rps: round2(answered / elapsed),
+    ok_rps: round2(ok / elapsed),
+    latency_ms: {
+      mean: round2(answered ? sorted.reduce((a, b) => a + b, 0) / answered : 0),
+      p50: pct(50),
+      p90: pct(90),
+      p99: pct(99),
+      max: round2(sorted[sorted.length - 1] ?? 0),
+    },
+    errors,
+    non2xx: answered - ok,
+    status,
+  };
 }
