@@ -67,6 +67,10 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     await configureApp(app, logger);
     const server = await app.listen(config.http.port, config.http.host);
     server.requestTimeout = config.http.requestTimeoutMs;
+    // Longer than a load balancer's idle timeout (60 s on the common ones): with Node's 5 s
+    // default the service closes idle keep-alive connections the balancer is about to reuse,
+    // and its next request on one fails (a 502 at the client).
+    server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
     server.on('clientError', answerClientError);
     const { port } = server.address() as AddressInfo;
     return {

@@ -26,6 +26,12 @@ describe('foundation: wire conventions, health, docs, logs', () => {
     expect(ready.body.info.database.status).toBe('up');
   });
 
+  it("keeps idle connections open longer than a load balancer would (65 s, not Node's 5 s)", async () => {
+    const res = await fetch(`${t.url}/health/live`);
+    await res.arrayBuffer();
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('answers an unknown /v1 route with the 404 envelope and a request id', async () => {
     const res = await request(t.url).get('/v1/does-not-exist').expect(404);
     expectEnvelope(res.body, 'NOT_FOUND');

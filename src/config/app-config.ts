@@ -8,7 +8,13 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 /** The typed, defaulted settings. Built once from the environment; nothing else reads env. */
 export interface AppConfig {
   nodeEnv: 'development' | 'production' | 'test';
-  http: { host: string; port: number; requestTimeoutMs: number; shutdownGraceMs: number };
+  http: {
+    host: string;
+    port: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    shutdownGraceMs: number;
+  };
   /** Where the service can be reached by others (the ministry's verification URL uses it). */
   publicBaseUrl?: string;
   database: {
@@ -128,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       host: raw.HOST ?? '0.0.0.0',
       port: raw.PORT ?? 3000,
       requestTimeoutMs: raw.REQUEST_TIMEOUT_MS ?? 15000,
+      keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65000,
       shutdownGraceMs: raw.SHUTDOWN_GRACE_MS ?? 10000,
     },
     publicBaseUrl: raw.PUBLIC_BASE_URL,

@@ -292,6 +292,13 @@ export class EnvironmentVariables {
   @IsOptional()
   @Transform(toInt)
   @IsInt()
+  @Min(1000)
+  @Max(600000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
   @Min(0)
   @Max(60000)
   SHUTDOWN_GRACE_MS?: number;
