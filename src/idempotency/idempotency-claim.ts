@@ -32,7 +32,7 @@ export class IdempotencyClaim {
         this.clientId,
         this.key,
         this.successStatus,
-        `jsonb_set(${p.add(JSON.stringify({ data }))}::jsonb, '{data,${idField}}', to_jsonb(${source}.id::text))`,
+        `jsonb_set(${p.add(JSON.stringify({ data }))}::jsonb, ${p.add(['data', idField])}::text[], to_jsonb(${source}.id::text))`,
         source,
       );
   }
