@@ -537,6 +537,39 @@ describe('fuzzing every endpoint', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('an unpaired surrogate anywhere in a body answers 400 naming the field (jsonb cannot store it)', async () => {
+    const before = await counts();
+    const cases: Array<[string, string]> = [
+      ['items[0].nombre', '{"items":[{"nombre":"\\ud800","cantidad":2}]}'],
+      ['locacion', '{"locacion":"a\\udc00b"}'],
+      ['items[0].\\ud83d', '{"items":[{"\\ud83d":1,"nombre":"x","cantidad":1}]}'],
+    ];
+    for (const [field, json] of cases) {
+      const over = JSON.parse(json) as Record<string, unknown>;
+      for (const headers of [{}, { 'Idempotency-Key': randomUUID() }]) {
+        const res = await send(
+          'POST',
+          '/v1/recetas/registrar',
+          toJsonText(registrationBody(over)),
+          headers,
+        );
+        checkAnswer(res, `lone surrogate in ${field}`);
+        expect(res.status).toBe(400);
+        expect(res.body.error.details).toEqual([
+          { field, issue: 'must be valid Unicode text (it holds an unpaired surrogate)' },
+        ]);
+      }
+    }
+    expect(await counts()).toEqual(before);
+    // A well-formed pair (an emoji) is fine.
+    const ok = await send(
+      'POST',
+      '/v1/recetas/registrar',
+      toJsonText(registrationBody({ locacion: 'Consultorio \ud83d\ude00' })),
+    );
+    expect(ok.status).toBe(201);
+  });
+
   it('personal data sent where no parameter expects it stays out of the logged URL', async () => {
     const paths = [
       '/v1/recetas/30111222',

@@ -45,6 +45,15 @@ export class RequestValidationPipe extends ValidationPipe {
           { field: withNul, issue: 'must not contain the NUL character (U+0000)' },
         ]);
       }
+      const withLoneSurrogate = findLoneSurrogate(value);
+      if (withLoneSurrogate) {
+        throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
+          {
+            field: withLoneSurrogate,
+            issue: 'must be valid Unicode text (it holds an unpaired surrogate)',
+          },
+        ]);
+      }
     }
     return super.transform(value, metadata);
   }
@@ -71,6 +80,27 @@ function findNul(value: unknown): string | undefined {
   const hasNul = (s: string) => s.includes('\u0000');
   const at = firstPath(value, 0, hasNul, hasNul);
   return at && pathText(at).replaceAll('\u0000', '\\u0000');
+}
+
+/**
+ * An unpaired UTF-16 surrogate. JSON can carry one (`"\ud800"`) and JSON.parse keeps it, but
+ * PostgreSQL's jsonb refuses it (a registration's items, a stored idempotent answer): without
+ * this check such a string passed validation and failed the INSERT with a 500 (found by the
+ * fuzzer). In text columns it would be silently replaced by U+FFFD, which is no better.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function findLoneSurrogate(value: unknown): string | undefined {
+  const bad = (s: string) => LONE_SURROGATE.test(s);
+  const at = firstPath(value, 0, bad, bad);
+  // The field name itself may hold it, and the answer is stored as jsonb too.
+  return (
+    at &&
+    pathText(at).replace(
+      new RegExp(LONE_SURROGATE.source, 'g'),
+      (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+    )
+  );
 }
 
 /**
