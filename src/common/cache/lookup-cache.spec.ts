@@ -60,6 +60,41 @@ describe('LookupCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('a load that began before clear() is answered but not stored, and later callers load afresh', async () => {
+    const { cache } = setup();
+    let release!: (v: string) => void;
+    const before = jest.fn(() => new Promise<string>((r) => (release = r)));
+    const first = cache.get('k', before);
+    cache.clear(); // e.g. a catalogue sync committed while the first load was reading
+    const after = loader(() => 'new');
+    const second = cache.get('k', after); // does not join the load that predates the clear
+    release('old');
+    expect(await first).toBe('old');
+    expect(await second).toBe('new');
+    expect(
+      await cache.get(
+        'k',
+        loader(() => 'unused'),
+      ),
+    ).toBe('new');
+    expect(before).toHaveBeenCalledTimes(1);
+    expect(after).toHaveBeenCalledTimes(1);
+  });
+
+  it('a loader that throws at once does not leave its key stuck', async () => {
+    const { cache } = setup();
+    const load = jest.fn((): Promise<string> => {
+      throw new Error('at once');
+    });
+    await expect(cache.get('k', load)).rejects.toThrow('at once');
+    await expect(
+      cache.get(
+        'k',
+        loader(() => 'v'),
+      ),
+    ).resolves.toBe('v');
+  });
+
   it('keeps a hit for ttlMs and loads again after', async () => {
     const { cache, clock } = setup();
     const load = loader(() => 'v');

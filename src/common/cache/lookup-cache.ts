@@ -30,6 +30,8 @@ interface Entry<V> {
 export class LookupCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly inflight = new Map<string, Promise<V | null>>();
+  /** Bumped by clear(): a load that began before a clear must not store what it read. */
+  private generation = 0;
   private readonly now: () => number;
   private readonly sweepEveryMs: number;
   private nextSweepAt: number;
@@ -65,25 +67,40 @@ export class LookupCache<V> {
     }
   }
 
+  /**
+   * Forgets every entry, and every load already under way: their results may predate whatever
+   * made the caller clear (a catalogue sync that committed while a search was reading), so
+   * they are handed to their callers but not stored, and later callers load afresh.
+   */
   clear(): void {
+    this.generation++;
     this.entries.clear();
+    this.inflight.clear();
   }
 
   private loadOnce(key: string, load: () => Promise<V | null>): Promise<V | null> {
-    let pending = this.inflight.get(key);
-    if (!pending) {
-      pending = (async () => {
-        try {
-          const value = await load();
-          this.store(key, value);
-          return value;
-        } finally {
-          this.inflight.delete(key);
-        }
-      })();
-      this.inflight.set(key, pending);
-    }
+    const existing = this.inflight.get(key);
+    if (existing) return existing;
+    const pending = this.loadAndStore(key, load, this.generation);
+    this.inflight.set(key, pending);
+    // Settles after the line above in every case (even when `load` throws at once), and leaves
+    // alone a newer load of the same key started after a clear().
+    pending
+      .finally(() => {
+        if (this.inflight.get(key) === pending) this.inflight.delete(key);
+      })
+      .catch(() => undefined);
     return pending;
+  }
+
+  private async loadAndStore(
+    key: string,
+    load: () => Promise<V | null>,
+    generation: number,
+  ): Promise<V | null> {
+    const value = await load();
+    if (generation === this.generation) this.store(key, value);
+    return value;
   }
 
   private store(key: string, value: V | null): void {
