@@ -39,24 +39,27 @@ export class RequestValidationPipe extends ValidationPipe {
           { field: forbidden, issue: 'is not a known field' },
         ]);
       }
-      const withNul = findNul(value);
-      if (withNul) {
-        throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
-          { field: withNul, issue: 'must not contain the NUL character (U+0000)' },
-        ]);
-      }
-      const withLoneSurrogate = findLoneSurrogate(value);
-      if (withLoneSurrogate) {
-        throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
-          {
-            field: withLoneSurrogate,
-            issue: 'must be valid Unicode text (it holds an unpaired surrogate)',
-          },
-        ]);
-      }
+      // One walk over the body on the way through; the NUL and surrogate scans that name the
+      // field (NUL first, wherever it is) only run for a body that has either.
+      if (firstPath(value, 0, isUnstorable, isUnstorable)) throw unstorableText(value);
     }
     return super.transform(value, metadata);
   }
+}
+
+/** Text PostgreSQL cannot store: U+0000, or an unpaired surrogate (see LONE_SURROGATE). */
+const isUnstorable = (s: string) => s.includes('\u0000') || LONE_SURROGATE.test(s);
+
+/** The 400 for a body holding unstorable text, naming the first such field. */
+function unstorableText(value: unknown): DomainError {
+  const withNul = findNul(value);
+  const detail = withNul
+    ? { field: withNul, issue: 'must not contain the NUL character (U+0000)' }
+    : {
+        field: findLoneSurrogate(value) ?? '(body)',
+        issue: 'must be valid Unicode text (it holds an unpaired surrogate)',
+      };
+  return new DomainError('VALIDATION_FAILED', 'Request validation failed', [detail]);
 }
 
 /** The path of the first key that is a prototype-reaching name, else undefined. */
