@@ -11,7 +11,7 @@
  * the baseline follows, and a signature change fails the bench's type check.
  *  - registrar: IdempotencyRepository.claim, then RecetasRepository.insertRegistration: one
  *    statement inserting the prescription, its history entry, its pg-boss job (insertJobSql, the
- *    service's copy of pg-boss's insertJob) and storing the key's answer (completeKeySql);
+ *    service's copy of pg-boss's insertJob) and storing the key's answer (IdempotencyClaim.completion);
  *    a CUIR unique violation is a 409.
  *  - listar: RecetasRepository.latestId (the snapshot watermark), then
  *    RecetasRepository.listForClient with the service's count cap (LIST_COUNT_CAP, passed by
@@ -24,7 +24,7 @@
  * TypeORM's query runner.
  *
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
- * BASELINE_QUEUE_NAME (the service's ministry queue), BASELINE_LIST_COUNT_CAP (the service's
+ * BASELINE_LIST_COUNT_CAP (the service's
  * LIST_COUNT_CAP), PORT.
  */
 import 'reflect-metadata';
@@ -34,17 +34,14 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import type { CompanionStatement } from '../src/common/sql/sql-params.js';
-import {
-  completeKeySql,
-  IdempotencyRepository,
-} from '../src/idempotency/idempotency.repository.js';
+import { IdempotencyClaim } from '../src/idempotency/idempotency-claim.js';
+import { IdempotencyRepository } from '../src/idempotency/idempotency.repository.js';
 import { insertJobSql } from '../src/queue/job-insert-sql.js';
-import { MENSAJES } from '../src/recetas/receta-state.js';
+import { firstDeliveryJobData, MINISTRY_QUEUE } from '../src/recetas/notification-job.js';
+import { MENSAJES, REGISTERED } from '../src/recetas/receta-state.js';
 import { RecetasRepository } from '../src/recetas/recetas.repository.js';
 
 const schema = process.env.QUEUE_SCHEMA ?? 'pgboss';
-/** The service's MINISTRY_QUEUE (passed by the bench, which imports it, to keep this process lean). */
-const MINISTRY_QUEUE = process.env.BASELINE_QUEUE_NAME ?? 'ministerio-punteros';
 const LIST_COUNT_CAP = Number(process.env.BASELINE_LIST_COUNT_CAP ?? 10_000);
 /** IdempotencyService's lease and retention (LEASE_SECONDS, TTL_HOURS). */
 const LEASE_SECONDS = 60;
@@ -125,22 +122,12 @@ async function registrar(req: IncomingMessage, res: ServerResponse, clientId: st
     (p, source) =>
       insertJobSql(schema, p, {
         queue: MINISTRY_QUEUE,
-        data: `jsonb_build_object('id_transaccion', ${source}.id::text, 'attempt', 1)`,
+        data: firstDeliveryJobData(source),
         from: source,
       }),
   ];
-  if (key) {
-    companions.push((p, source) =>
-      completeKeySql(
-        p,
-        clientId,
-        key,
-        201,
-        `jsonb_set(${p.add(JSON.stringify({ data: answer }))}::jsonb, '{data,id_transaccion}', to_jsonb(${source}.id::text))`,
-        source,
-      ),
-    );
-  }
+  if (key)
+    companions.push(new IdempotencyClaim(clientId, key, 201).completion(answer, 'id_transaccion'));
   let row: { id_transaccion: string };
   try {
     row = await recetas.insertRegistration(
@@ -158,13 +145,7 @@ async function registrar(req: IncomingMessage, res: ServerResponse, clientId: st
         mensaje: MENSAJES.PENDING,
         idempotencyKey: key,
       },
-      {
-        evento: 'REGISTRADA',
-        estado: 'PENDING',
-        intento: null,
-        resultado: 'accepted',
-        detalle: 'registration accepted; ministry notification queued',
-      },
+      REGISTERED,
       companions,
     );
   } catch (err) {

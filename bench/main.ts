@@ -16,7 +16,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../sandbox/server.js';
-import { MINISTRY_QUEUE } from '../src/recetas/ministry-notification.service.js';
+import { MINISTRY_QUEUE } from '../src/recetas/notification-job.js';
 import { LIST_COUNT_CAP } from '../src/recetas/recetas.service.js';
 import { formatProfile, summariseProfile, type ProfileSummary } from './lib/cpuprofile.js';
 import {
@@ -304,7 +304,6 @@ class Bench {
         DATABASE_URL: this.db.url,
         DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '10',
         QUEUE_SCHEMA: 'pgboss',
-        BASELINE_QUEUE_NAME: MINISTRY_QUEUE,
         BASELINE_LIST_COUNT_CAP: String(LIST_COUNT_CAP),
       },
       readyPath: '/health/ready',

@@ -22,14 +22,7 @@ import {
   RecetaRow,
   RecetasRepository,
 } from './recetas.repository.js';
-
-export const MINISTRY_QUEUE = 'ministerio-punteros';
-
-export interface NotificationJob {
-  id_transaccion: string;
-  /** 1 for the first delivery; each retry is a new job with the next number. */
-  attempt: number;
-}
+import { firstDeliveryJobData, MINISTRY_QUEUE, NotificationJob } from './notification-job.js';
 
 /** Retries stop after this long whatever the attempt count (SPEC 4: 10 attempts or 24 h). */
 const MAX_AGE_MS = 24 * 3600_000;
@@ -84,11 +77,7 @@ export class MinistryNotificationService implements OnModuleInit {
 
   /** The first delivery's job, enqueued in the registration's own statement (source: the new receta). */
   firstDelivery(): CompanionStatement {
-    return this.queue.jobInStatement(
-      MINISTRY_QUEUE,
-      // The shape of NotificationJob, built where the new id exists.
-      (source) => `jsonb_build_object('id_transaccion', ${source}.id::text, 'attempt', 1)`,
-    );
+    return this.queue.jobInStatement(MINISTRY_QUEUE, firstDeliveryJobData);
   }
 
   /** Works one job: one delivery attempt and its consequences. */

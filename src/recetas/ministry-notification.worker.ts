@@ -4,11 +4,8 @@ import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { JobQueue } from '../queue/job-queue.js';
-import {
-  MINISTRY_QUEUE,
-  MinistryNotificationService,
-  NotificationJob,
-} from './ministry-notification.service.js';
+import { MinistryNotificationService } from './ministry-notification.service.js';
+import { MINISTRY_QUEUE, NotificationJob } from './notification-job.js';
 
 /** Starts the delivery pollers once the app is up (unless MINISTRY_DELIVERY_ENABLED=false). */
 @Injectable()

@@ -1,3 +1,5 @@
+import type { HistoryEntry } from './recetas.repository.js';
+
 /** The prescription transaction's states (SPEC 4). COMPLETED and FAILED are final. */
 export const ESTADOS = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 export type Estado = (typeof ESTADOS)[number];
@@ -8,6 +10,15 @@ export const MENSAJES: Record<Estado, string> = {
   PENDING: 'Transacción iniciada; pendiente de confirmación del Ministerio de Salud',
   COMPLETED: 'Transacción completada: el Ministerio de Salud confirmó la recepción',
   FAILED: 'Transacción fallida: el Ministerio de Salud no confirmó la recepción',
+};
+
+/** The history entry every registration starts with. */
+export const REGISTERED: Omit<HistoryEntry, 'at'> = {
+  evento: 'REGISTRADA',
+  estado: 'PENDING',
+  intento: null,
+  resultado: 'accepted',
+  detalle: 'registration accepted; ministry notification queued',
 };
 
 /**

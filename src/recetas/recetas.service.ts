@@ -15,7 +15,7 @@ import type {
 } from './dto/receta-responses.dto.js';
 import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
 import { MinistryNotificationService } from './ministry-notification.service.js';
-import { MENSAJES } from './receta-state.js';
+import { MENSAJES, REGISTERED } from './receta-state.js';
 import { CUIR_UNIQUE_INDEX, RecetaRow, RecetasRepository } from './recetas.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -86,13 +86,7 @@ export class RecetasService {
           mensaje: MENSAJES.PENDING,
           idempotencyKey: key,
         },
-        {
-          evento: 'REGISTRADA',
-          estado: 'PENDING',
-          intento: null,
-          resultado: 'accepted',
-          detalle: 'registration accepted; ministry notification queued',
-        },
+        REGISTERED,
         [
           this.notifications.firstDelivery(),
           ...(claim ? [claim.completion(answer, 'id_transaccion')] : []),
