@@ -9,7 +9,7 @@
  * (MINISTRY_WORKER_CONCURRENCY of the phase that drains the rest), --quiet-wait=S (before each
  * measured run, wait up to S seconds for the shared machine to be idle; 0 = never; full: 90),
  * --database-url=URL (else DATABASE_URL, else
- * postgres://postgres@127.0.0.1:5432/test), --keep-db.
+ * postgres://postgres@127.0.0.1:5432/test), --keep-db, --no-floor (skip the framework floor).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -110,6 +110,8 @@ interface Options {
   deliveryWindowS: number;
   deliveryWorkers: number;
   fixedBaseline: boolean;
+  /** Also measure the framework floor (bench/floor-server.ts) in the max-throughput runs. */
+  floor: boolean;
   explainRepeat: number;
   quietWaitS: number;
 }
@@ -157,6 +159,7 @@ function parseOptions(argv: string[]): Options {
     deliveryWindowS: num('delivery-window', quick ? 60 : 600),
     deliveryWorkers: num('delivery-workers', 64),
     fixedBaseline: !quick,
+    floor: flags.get('no-floor') !== 'true',
     explainRepeat: quick ? 3 : 7,
     quietWaitS: num('quiet-wait', quick ? 0 : 90),
   };
@@ -311,6 +314,25 @@ class Bench {
     this.processes.add(p);
     log(`baseline ready in ${p.readyMs.toFixed(0)} ms (pid ${p.pid}, ${p.url})`);
     return this.managed(p, () => this.startBaseline());
+  }
+
+  /** The framework floor (bench/floor-server.ts): the baseline's SQL served by bare NestJS. */
+  async startFloor(): Promise<RunningProcess> {
+    const p = await startNodeProcess({
+      name: 'floor',
+      script: 'dist/bench/floor-server.js',
+      cwd: ROOT,
+      env: {
+        DATABASE_URL: this.db.url,
+        DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '10',
+        QUEUE_SCHEMA: 'pgboss',
+        BASELINE_LIST_COUNT_CAP: String(LIST_COUNT_CAP),
+      },
+      readyPath: '/health/ready',
+    });
+    this.processes.add(p);
+    log(`floor ready in ${p.readyMs.toFixed(0)} ms (pid ${p.pid}, ${p.url})`);
+    return this.managed(p, () => this.startFloor());
   }
 
   async stop(p: RunningProcess): Promise<void> {
@@ -477,6 +499,7 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
     const svc = await bench.startService('service');
     const needsBaseline = o.scenarios.has('registrar') || o.scenarios.has('listar');
     const base = needsBaseline ? await bench.startBaseline() : undefined;
+    const floor = needsBaseline && o.floor ? await bench.startFloor() : undefined;
     const as = (c: ApiCredentials) => ({ 'x-bench-client': c.id });
 
     if (o.scenarios.has('registrar') && base) {
@@ -484,6 +507,7 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
       const b = req.registrar(as(clients.reg));
       await runMax(svc.url, s, o.connections, o.warmS);
       await runMax(base.url, b, o.connections, o.warmS);
+      if (floor) await runMax(floor.url, b, o.connections, o.warmS);
       const baseMax: number[] = [];
       for (let round = 1; round <= o.rounds; round++) {
         const meta = { scenario: 'registrar', case: 'unique CUIR + key', round };
@@ -494,6 +518,10 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
           runMax(base.url, b, o.connections, o.maxS),
         );
         baseMax.push(r.load.ok_rps);
+        if (floor)
+          await bench.measure(floor, { ...meta, target: 'floor' }, () =>
+            runMax(floor.url, b, o.connections, o.maxS),
+          );
       }
       const rate = Math.max(10, Math.round(median(baseMax) / 2));
       bench.extra.registrar_fixed_rate = rate;
@@ -515,6 +543,8 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
       ];
       await runMax(svc.url, req.listar(clients.small.headers, window, 1), o.connections, o.warmS);
       await runMax(base.url, req.listar(as(clients.small), window, 1), o.connections, o.warmS);
+      if (floor)
+        await runMax(floor.url, req.listar(as(clients.small), window, 1), o.connections, o.warmS);
       for (const k of cases) {
         const s = req.listar(k.c.headers, window, k.page);
         const b = req.listar(as(k.c), window, k.page);
@@ -526,6 +556,10 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
           await bench.measure(base, { ...meta, target: 'baseline' }, () =>
             runMax(base.url, b, o.connections, o.maxS),
           );
+          if (floor)
+            await bench.measure(floor, { ...meta, target: 'floor' }, () =>
+              runMax(floor.url, b, o.connections, o.maxS),
+            );
         }
       }
       for (const k of cases) {
@@ -543,6 +577,7 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
       }
     }
     if (base) await bench.stop(base);
+    if (floor) await bench.stop(floor);
 
     if (o.scenarios.has('buscar')) {
       const items = `${label(sync.items)} items`;

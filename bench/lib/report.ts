@@ -1,7 +1,11 @@
 import type { LoadResult } from './load.js';
 import type { CpuShare, HeapStats, RssStats } from './proc.js';
 
-export type Target = 'service' | 'baseline';
+/**
+ * service: the service as deployed; baseline: bare node:http + pg with the same SQL; floor:
+ * the same SQL and answers served by bare NestJS on platform-express (the stack's own price).
+ */
+export type Target = 'service' | 'baseline' | 'floor';
 
 /** One measured load run. */
 export interface RunRecord {
@@ -36,7 +40,10 @@ export interface TableRow {
   errors: number;
   non2xx: number;
   rss_max_mb: number;
-  /** service / baseline (req/s for max runs, p50 for fixed-rate runs); set on service rows. */
+  /**
+   * this row / baseline (req/s for max runs, p50 for fixed-rate runs); set on service and
+   * floor rows.
+   */
   ratio?: number;
   offered?: number;
 }
@@ -77,7 +84,7 @@ export function tableRows(runs: RunRecord[]): TableRow[] {
     });
   }
   for (const row of rows) {
-    if (!row.target.startsWith('service')) continue;
+    if (row.target.startsWith('baseline')) continue;
     const base = rows.find(
       (b) =>
         b.target === 'baseline' &&
@@ -107,7 +114,7 @@ export function formatTable(rows: TableRow[]): string {
     'err',
     'non2xx',
     'RSS MB',
-    'svc/base',
+    'x/base',
   ];
   const body = rows.map((r) => [
     r.scenario,

@@ -1,0 +1,185 @@
+/**
+ * What the bare baseline and the framework floor answer for POST /v1/recetas/registrar and
+ * GET /v1/recetas/listar: the SQL the service runs, on a plain `pg` pool, with the service's
+ * response shapes. Each server only wraps these two functions in its own HTTP stack, so the
+ * difference between them is the price of that stack alone (see BENCHMARKS.md).
+ *
+ * The SQL is the service's own: the service's repositories (RecetasRepository,
+ * IdempotencyRepository, compiled from src/) run over a thin adapter that hands their
+ * `query(sql, params)` calls straight to the pool, answering as TypeORM does (rows;
+ * `[rows, rowCount]` for UPDATE/DELETE). So when the service's SQL changes, both follow, and a
+ * signature change fails the bench's type check.
+ *  - registrar: IdempotencyRepository.claim, then RecetasRepository.insertRegistration: one
+ *    statement inserting the prescription, its history entry, its pg-boss job (insertJobSql, the
+ *    service's copy of pg-boss's insertJob) and storing the key's answer
+ *    (IdempotencyClaim.completion); a CUIR unique violation is a 409.
+ *  - listar: RecetasRepository.latestId (the snapshot watermark), then
+ *    RecetasRepository.listForClient with the service's count cap, as RecetasService.list does.
+ *
+ * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
+ * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
+ */
+import 'reflect-metadata';
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import type { CompanionStatement } from '../src/common/sql/sql-params.js';
+import { IdempotencyClaim } from '../src/idempotency/idempotency-claim.js';
+import { IdempotencyRepository } from '../src/idempotency/idempotency.repository.js';
+import { insertJobSql } from '../src/queue/job-insert-sql.js';
+import { firstDeliveryJobData, MINISTRY_QUEUE } from '../src/recetas/notification-job.js';
+import { MENSAJES, REGISTERED } from '../src/recetas/receta-state.js';
+import { RecetasRepository } from '../src/recetas/recetas.repository.js';
+
+const schema = process.env.QUEUE_SCHEMA ?? 'pgboss';
+const LIST_COUNT_CAP = Number(process.env.BASELINE_LIST_COUNT_CAP ?? 10_000);
+/** IdempotencyService's lease and retention (LEASE_SECONDS, TTL_HOURS). */
+const LEASE_SECONDS = 60;
+const TTL_HOURS = 24;
+
+export const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+  connectionTimeoutMillis: 5000,
+  idleTimeoutMillis: 30000,
+  application_name: 'bench-baseline',
+});
+pool.on('error', () => undefined);
+
+type Run = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
+/** What TypeORM's `query()` answers: the rows, or `[rows, rowCount]` for UPDATE and DELETE. */
+const typeormLike = (run: Run) => ({
+  async query(sql: string, params?: unknown[]): Promise<unknown> {
+    const r = await run(sql, params);
+    return r.command === 'UPDATE' || r.command === 'DELETE' ? [r.rows, r.rowCount] : r.rows;
+  },
+});
+const poolDb = typeormLike((sql, params) => pool.query(sql, params)) as unknown as DataSource;
+const recetas = new RecetasRepository(poolDb);
+const keys = new IdempotencyRepository(poolDb);
+
+export interface Registration {
+  documento_paciente: string;
+  matricula_profesional: string;
+  refeps_id?: string;
+  locacion: string;
+  cuir: string;
+  id_de_receta?: string;
+  nombre_medicamento?: string;
+  fecha_creacion: string;
+  items: Array<{ nombre: string; cantidad: number; codigo?: string }>;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export const failure = (status: number, code: string): Answer => ({
+  status,
+  body: { success: false, error: { code, message: code } },
+});
+
+/**
+ * One registration. `hashed` is the text the key's request hash is taken of (the raw body
+ * where the server has it).
+ */
+export async function register(
+  clientId: string,
+  dto: Registration,
+  hashed: string,
+  idempotencyKey: unknown,
+): Promise<Answer> {
+  const key = typeof idempotencyKey === 'string' ? idempotencyKey.toLowerCase() : null;
+  if (key) {
+    const hash = createHash('sha256').update(hashed).digest('hex');
+    if (!(await keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)))
+      return failure(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  }
+  const answer = {
+    estado: 'PENDING',
+    mensaje: MENSAJES.PENDING,
+    cuir: dto.cuir,
+    id_de_receta: dto.id_de_receta ?? null,
+  };
+  // The service's statement: prescription, history, job (its SQL for pg-boss's job row) and,
+  // with a key, the key's stored answer, all in one INSERT … WITH.
+  const companions: CompanionStatement[] = [
+    (p, source) =>
+      insertJobSql(schema, p, {
+        queue: MINISTRY_QUEUE,
+        data: firstDeliveryJobData(source),
+        from: source,
+      }),
+  ];
+  if (key)
+    companions.push(new IdempotencyClaim(clientId, key, 201).completion(answer, 'id_transaccion'));
+  let row: { id_transaccion: string };
+  try {
+    row = await recetas.insertRegistration(
+      {
+        clientId,
+        cuir: dto.cuir,
+        documentoPaciente: dto.documento_paciente,
+        matriculaProfesional: dto.matricula_profesional,
+        refepsId: dto.refeps_id ?? null,
+        locacion: dto.locacion,
+        idDeReceta: dto.id_de_receta ?? null,
+        nombreMedicamento: dto.nombre_medicamento ?? null,
+        fechaCreacion: dto.fecha_creacion,
+        items: dto.items,
+        mensaje: MENSAJES.PENDING,
+        idempotencyKey: key,
+      },
+      REGISTERED,
+      companions,
+    );
+  } catch (err) {
+    if (key) await keys.release(clientId, key);
+    if ((err as { code?: string }).code === '23505') return failure(409, 'CUIR_ALREADY_REGISTERED');
+    throw err;
+  }
+  return {
+    status: 201,
+    body: { success: true, data: { id_transaccion: row.id_transaccion, ...answer } },
+  };
+}
+
+/** One listing page; `param` reads a query parameter. */
+export async function list(
+  clientId: string,
+  param: (name: string) => string | undefined,
+): Promise<Answer> {
+  const page = Number(param('page') ?? 1);
+  const perPage = Number(param('per_page') ?? 50);
+  const asOf = param('as_of') ?? (await recetas.latestId());
+  const { counted, items } = await recetas.listForClient(
+    {
+      clientId,
+      desde: new Date(param('fecha_desde') ?? ''),
+      hasta: new Date(param('fecha_hasta') ?? ''),
+      matricula: param('matricula'),
+      documento: param('documento'),
+      estado: param('estado') as 'PENDING' | 'COMPLETED' | 'FAILED' | undefined,
+      asOf,
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    },
+    LIST_COUNT_CAP,
+  );
+  const exact = counted <= LIST_COUNT_CAP;
+  return {
+    status: 200,
+    body: {
+      success: true,
+      data: {
+        total: exact ? counted : LIST_COUNT_CAP,
+        total_exact: exact,
+        page,
+        per_page: perPage,
+        items: items.map((i) => ({ ...i, fecha_creacion: i.fecha_creacion.toISOString() })),
+        as_of: asOf,
+      },
+    },
+  };
+}
