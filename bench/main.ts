@@ -533,6 +533,10 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
         await bench.measure(base, { ...meta, target: 'baseline' }, () =>
           fixedRate(o, base.url, b, rate, o.fixedS),
         );
+      if (o.fixedBaseline && floor)
+        await bench.measure(floor, { ...meta, target: 'floor' }, () =>
+          fixedRate(o, floor.url, b, rate, o.fixedS),
+        );
     }
 
     if (o.scenarios.has('listar') && base) {
@@ -573,6 +577,10 @@ async function runSuite(bench: Bench, sandboxUrl: string, startedAt: Date): Prom
           await bench.measure(base, { ...meta, target: 'baseline' }, () =>
             fixedRate(o, base.url, b, o.fixedRate, o.fixedS),
           );
+          if (floor)
+            await bench.measure(floor, { ...meta, target: 'floor' }, () =>
+              fixedRate(o, floor.url, b, o.fixedRate, o.fixedS),
+            );
         }
       }
     }
