@@ -28,8 +28,10 @@ import { IdempotencyClaim } from '../src/idempotency/idempotency-claim.js';
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository.js';
 import { insertJobSql } from '../src/queue/job-insert-sql.js';
 import { firstDeliveryJobData, MINISTRY_QUEUE } from '../src/recetas/notification-job.js';
-import { MENSAJES, REGISTERED } from '../src/recetas/receta-state.js';
+import type { RegistrarRecetaDto } from '../src/recetas/dto/registrar-receta.dto.js';
+import { REGISTERED } from '../src/recetas/receta-state.js';
 import { RecetasRepository } from '../src/recetas/recetas.repository.js';
+import { newReceta, pendingAnswer } from '../src/recetas/registration.js';
 
 const schema = process.env.QUEUE_SCHEMA ?? 'pgboss';
 const LIST_COUNT_CAP = Number(process.env.BASELINE_LIST_COUNT_CAP ?? 10_000);
@@ -58,18 +60,6 @@ const poolDb = typeormLike((sql, params) => pool.query(sql, params)) as unknown 
 const recetas = new RecetasRepository(poolDb);
 const keys = new IdempotencyRepository(poolDb);
 
-export interface Registration {
-  documento_paciente: string;
-  matricula_profesional: string;
-  refeps_id?: string;
-  locacion: string;
-  cuir: string;
-  id_de_receta?: string;
-  nombre_medicamento?: string;
-  fecha_creacion: string;
-  items: Array<{ nombre: string; cantidad: number; codigo?: string }>;
-}
-
 export interface Answer {
   status: number;
   body: unknown;
@@ -86,7 +76,7 @@ export const failure = (status: number, code: string): Answer => ({
  */
 export async function register(
   clientId: string,
-  dto: Registration,
+  dto: RegistrarRecetaDto,
   hashed: string,
   idempotencyKey: unknown,
 ): Promise<Answer> {
@@ -96,12 +86,7 @@ export async function register(
     if (!(await keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)))
       return failure(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
   }
-  const answer = {
-    estado: 'PENDING',
-    mensaje: MENSAJES.PENDING,
-    cuir: dto.cuir,
-    id_de_receta: dto.id_de_receta ?? null,
-  };
+  const answer = pendingAnswer(dto);
   // The service's statement: prescription, history, job (its SQL for pg-boss's job row) and,
   // with a key, the key's stored answer, all in one INSERT … WITH.
   const companions: CompanionStatement[] = [
@@ -116,24 +101,7 @@ export async function register(
     companions.push(new IdempotencyClaim(clientId, key, 201).completion(answer, 'id_transaccion'));
   let row: { id_transaccion: string };
   try {
-    row = await recetas.insertRegistration(
-      {
-        clientId,
-        cuir: dto.cuir,
-        documentoPaciente: dto.documento_paciente,
-        matriculaProfesional: dto.matricula_profesional,
-        refepsId: dto.refeps_id ?? null,
-        locacion: dto.locacion,
-        idDeReceta: dto.id_de_receta ?? null,
-        nombreMedicamento: dto.nombre_medicamento ?? null,
-        fechaCreacion: dto.fecha_creacion,
-        items: dto.items,
-        mensaje: MENSAJES.PENDING,
-        idempotencyKey: key,
-      },
-      REGISTERED,
-      companions,
-    );
+    row = await recetas.insertRegistration(newReceta(clientId, dto, key), REGISTERED, companions);
   } catch (err) {
     if (key) await keys.release(clientId, key);
     if ((err as { code?: string }).code === '23505') return failure(409, 'CUIR_ALREADY_REGISTERED');

@@ -14,7 +14,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Answer, failure, list, pool, register, type Registration } from './baseline-core.js';
+import { type Answer, failure, list, pool, register } from './baseline-core.js';
+import type { RegistrarRecetaDto } from '../src/recetas/dto/registrar-receta.dto.js';
 
 function send(res: ServerResponse, { status, body }: Answer): void {
   const text = JSON.stringify(body);
@@ -41,7 +42,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (typeof client !== 'string') return send(res, failure(401, 'UNAUTHENTICATED'));
   if (req.method === 'POST' && url.pathname === '/v1/recetas/registrar') {
     const raw = await readBody(req);
-    const dto = JSON.parse(raw) as Registration;
+    const dto = JSON.parse(raw) as RegistrarRecetaDto;
     return send(res, await register(client, dto, raw, req.headers['idempotency-key']));
   }
   if (req.method === 'GET' && url.pathname === '/v1/recetas/listar')

@@ -298,29 +298,21 @@ class Bench {
     return handle;
   }
 
-  async startBaseline(): Promise<RunningProcess> {
-    const p = await startNodeProcess({
-      name: 'baseline',
-      script: 'dist/bench/baseline-server.js',
-      cwd: ROOT,
-      env: {
-        DATABASE_URL: this.db.url,
-        DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '10',
-        QUEUE_SCHEMA: 'pgboss',
-        BASELINE_LIST_COUNT_CAP: String(LIST_COUNT_CAP),
-      },
-      readyPath: '/health/ready',
-    });
-    this.processes.add(p);
-    log(`baseline ready in ${p.readyMs.toFixed(0)} ms (pid ${p.pid}, ${p.url})`);
-    return this.managed(p, () => this.startBaseline());
+  /** The bare baseline (bench/baseline-server.ts): the service's SQL on node:http + pg. */
+  startBaseline(): Promise<RunningProcess> {
+    return this.startReference('baseline', 'dist/bench/baseline-server.js');
   }
 
   /** The framework floor (bench/floor-server.ts): the baseline's SQL served by bare NestJS. */
-  async startFloor(): Promise<RunningProcess> {
+  startFloor(): Promise<RunningProcess> {
+    return this.startReference('floor', 'dist/bench/floor-server.js');
+  }
+
+  /** A process serving bench/baseline-core.ts on the bench's database, with the service's pool size and count cap. */
+  private async startReference(name: string, script: string): Promise<RunningProcess> {
     const p = await startNodeProcess({
-      name: 'floor',
-      script: 'dist/bench/floor-server.js',
+      name,
+      script,
       cwd: ROOT,
       env: {
         DATABASE_URL: this.db.url,
@@ -331,8 +323,8 @@ class Bench {
       readyPath: '/health/ready',
     });
     this.processes.add(p);
-    log(`floor ready in ${p.readyMs.toFixed(0)} ms (pid ${p.pid}, ${p.url})`);
-    return this.managed(p, () => this.startFloor());
+    log(`${name} ready in ${p.readyMs.toFixed(0)} ms (pid ${p.pid}, ${p.url})`);
+    return this.managed(p, () => this.startReference(name, script));
   }
 
   async stop(p: RunningProcess): Promise<void> {

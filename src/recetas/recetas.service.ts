@@ -17,6 +17,7 @@ import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
 import { MinistryNotificationService } from './ministry-notification.service.js';
 import { MENSAJES, REGISTERED } from './receta-state.js';
 import { CUIR_UNIQUE_INDEX, RecetaRow, RecetasRepository } from './recetas.repository.js';
+import { newReceta, pendingAnswer } from './registration.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -60,32 +61,10 @@ export class RecetasService {
       );
     }
     const key = claim?.key ?? null;
-    const answer = {
-      estado: 'PENDING' as const,
-      mensaje: MENSAJES.PENDING,
-      cuir: dto.cuir,
-      id_de_receta: dto.id_de_receta ?? null,
-    };
+    const answer = pendingAnswer(dto);
     try {
       const created = await this.recetas.insertRegistration(
-        {
-          clientId: client.id,
-          cuir: dto.cuir,
-          documentoPaciente: dto.documento_paciente,
-          matriculaProfesional: dto.matricula_profesional,
-          refepsId: dto.refeps_id ?? null,
-          locacion: dto.locacion,
-          idDeReceta: dto.id_de_receta ?? null,
-          nombreMedicamento: dto.nombre_medicamento ?? null,
-          fechaCreacion: dto.fecha_creacion,
-          items: dto.items.map((i) => ({
-            nombre: i.nombre,
-            cantidad: i.cantidad,
-            ...(i.codigo ? { codigo: i.codigo } : {}),
-          })),
-          mensaje: MENSAJES.PENDING,
-          idempotencyKey: key,
-        },
+        newReceta(client.id, dto, key),
         REGISTERED,
         [
           this.notifications.firstDelivery(),
