@@ -9,17 +9,7 @@
  * Env: those of baseline-core.ts, and PORT.
  */
 import 'reflect-metadata';
-import {
-  Controller,
-  Get,
-  Headers,
-  Module,
-  Post,
-  Query,
-  Req,
-  Res,
-  type INestApplication,
-} from '@nestjs/common';
+import { Controller, Get, Headers, Module, Post, Query, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
@@ -72,13 +62,10 @@ async function main(): Promise<void> {
   app.set('query parser', 'simple');
   const server = await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
   (server as { keepAliveTimeout: number }).keepAliveTimeout = 65_000;
-  process.stdout.write(
-    `floor listening on ${(await app.getUrl()).replace('[::1]', '127.0.0.1')}\n`,
-  );
-  const stop = (a: INestApplication) =>
-    void a.close().finally(() => void pool.end().finally(() => process.exit(0)));
-  process.on('SIGTERM', () => stop(app));
-  process.on('SIGINT', () => stop(app));
+  process.stdout.write(`floor listening on ${await app.getUrl()}\n`);
+  const stop = () => void app.close().finally(() => void pool.end().finally(() => process.exit(0)));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 void main();
