@@ -9,10 +9,11 @@
  * `query(sql, params)` calls straight to the pool, answering as TypeORM does (rows;
  * `[rows, rowCount]` for UPDATE/DELETE). So when the service's SQL changes, both follow, and a
  * signature change fails the bench's type check.
- *  - registrar: IdempotencyRepository.claim, then RecetasRepository.insertRegistration: one
- *    statement inserting the prescription, its history entry, its pg-boss job (insertJobSql, the
- *    service's copy of pg-boss's insertJob) and storing the key's answer
- *    (IdempotencyClaim.completion); a CUIR unique violation is a 409.
+ *  - registrar: RecetasRepository.insertRegistration: one statement taking the Idempotency-Key
+ *    and storing its answer (IdempotencyClaim.settleWith, the gate), inserting the
+ *    prescription, its history entry and its pg-boss job (insertJobSql, the service's copy of
+ *    pg-boss's insertJob), as the service does when the licence check is cached; a refused
+ *    gate is a 409 (the service looks the key up for a replay), a CUIR unique violation too.
  *  - listar: RecetasRepository.latestId (the snapshot watermark), then
  *    RecetasRepository.listForClient with the service's count cap, as RecetasService.list does.
  *
@@ -25,7 +26,6 @@ import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import type { CompanionStatement } from '../src/common/sql/sql-params.js';
 import { IdempotencyClaim } from '../src/idempotency/idempotency-claim.js';
-import { IdempotencyRepository } from '../src/idempotency/idempotency.repository.js';
 import { insertJobSql } from '../src/queue/job-insert-sql.js';
 import { firstDeliveryJobData, MINISTRY_QUEUE } from '../src/recetas/notification-job.js';
 import type { RegistrarRecetaDto } from '../src/recetas/dto/registrar-receta.dto.js';
@@ -35,9 +35,6 @@ import { newReceta, pendingAnswer } from '../src/recetas/registration.js';
 
 const schema = process.env.QUEUE_SCHEMA ?? 'pgboss';
 const LIST_COUNT_CAP = Number(process.env.BASELINE_LIST_COUNT_CAP ?? 10_000);
-/** IdempotencyService's lease and retention (LEASE_SECONDS, TTL_HOURS). */
-const LEASE_SECONDS = 60;
-const TTL_HOURS = 24;
 
 export const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -58,7 +55,6 @@ const typeormLike = (run: Run) => ({
 });
 const poolDb = typeormLike((sql, params) => pool.query(sql, params)) as unknown as DataSource;
 const recetas = new RecetasRepository(poolDb);
-const keys = new IdempotencyRepository(poolDb);
 
 export interface Answer {
   status: number;
@@ -81,14 +77,9 @@ export async function register(
   idempotencyKey: unknown,
 ): Promise<Answer> {
   const key = typeof idempotencyKey === 'string' ? idempotencyKey.toLowerCase() : null;
-  if (key) {
-    const hash = createHash('sha256').update(hashed).digest('hex');
-    if (!(await keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)))
-      return failure(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-  }
   const answer = pendingAnswer(dto);
-  // The service's statement: prescription, history, job (its SQL for pg-boss's job row) and,
-  // with a key, the key's stored answer, all in one INSERT … WITH.
+  // The service's statement: the key's gate, prescription, history and job (its SQL for
+  // pg-boss's job row), all in one INSERT … WITH.
   const companions: CompanionStatement[] = [
     (p, source) =>
       insertJobSql(schema, p, {
@@ -97,16 +88,28 @@ export async function register(
         from: source,
       }),
   ];
-  if (key)
-    companions.push(new IdempotencyClaim(clientId, key, 201).completion(answer, 'id_transaccion'));
-  let row: { id_transaccion: string };
+  const gate = key
+    ? new IdempotencyClaim(
+        clientId,
+        key,
+        createHash('sha256').update(hashed).digest('hex'),
+        201,
+        () => Promise.resolve(null),
+      ).settleWith(answer, 'id_transaccion')
+    : undefined;
+  let row: { id_transaccion: string } | null;
   try {
-    row = await recetas.insertRegistration(newReceta(clientId, dto, key), REGISTERED, companions);
+    row = await recetas.insertRegistration(
+      newReceta(clientId, dto, key),
+      REGISTERED,
+      companions,
+      gate,
+    );
   } catch (err) {
-    if (key) await keys.release(clientId, key);
     if ((err as { code?: string }).code === '23505') return failure(409, 'CUIR_ALREADY_REGISTERED');
     throw err;
   }
+  if (!row) return failure(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
   return {
     status: 201,
     body: { success: true, data: { id_transaccion: row.id_transaccion, ...answer } },

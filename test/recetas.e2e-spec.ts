@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { IdempotencyService } from '../src/idempotency/idempotency.service.js';
 import { insertJobSql } from '../src/queue/job-insert-sql.js';
 import { MinistryNotificationService } from '../src/recetas/ministry-notification.service.js';
 import { createClient, TestClient } from './support/clients.js';
@@ -27,6 +28,24 @@ describe('POST /v1/recetas/registrar', () => {
     await fetch(`${t.sandboxUrl}/__sandbox/faults`, { method: 'DELETE' });
   });
 
+  const keyRow = async (key: string) =>
+    (
+      await db.query<
+        Array<{ state: string; response_status: number | null; response_body: unknown }>
+      >('SELECT state, response_status, response_body FROM idempotency_keys WHERE key = $1', [key])
+    )[0];
+  /** The hash IdempotencyInterceptor stores for a registration with this body. */
+  const hashOf = (body: unknown) =>
+    t.app.get(IdempotencyService).hash('POST /v1/recetas/registrar', body);
+  const setFault = (fault: Record<string, unknown>) =>
+    fetch(`${t.sandboxUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(fault),
+    });
+  const until = async (done: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
+  };
   const rowsWithCuir = async (cuir: string) =>
     Number((await db.query('SELECT count(*)::int AS n FROM recetas WHERE cuir = $1', [cuir]))[0].n);
 
@@ -255,6 +274,86 @@ describe('POST /v1/recetas/registrar', () => {
       const replay = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
       expect(replay.headers['idempotent-replayed']).toBe('true');
       expect(replay.body).toEqual(created[0].body);
+    });
+
+    it('with the licence cached, concurrent duplicates wait for the first and are answered with its replay', async () => {
+      await register(t, a, registrationBody()).expect(201); // licence 123456 (02) now cached
+      const key = randomUUID();
+      const body = registrationBody();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => register(t, a, body, { 'Idempotency-Key': key })),
+      );
+      // No request held the key before writing, so none saw it in progress: one answer is the
+      // first, every other is its replay.
+      expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
+      expect(answers.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+      expect(new Set(answers.map((r) => r.body.data.id_transaccion)).size).toBe(1);
+      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+    });
+
+    it('a duplicate sent while the first waits on REFEPS gets 409 IDEMPOTENCY_KEY_IN_PROGRESS, later the replay', async () => {
+      // Licence 345678 (jurisdiction 82) is looked up nowhere else in this file: not cached.
+      const body = registrationBody({
+        matricula_profesional: '345678',
+        refeps_id: '8345678',
+        cuir: newCuir({ jurisdiction: '82' }),
+      });
+      await setFault({ service: 'refeps', mode: 'slow', delay_ms: 1500 });
+      const key = randomUUID();
+      const first = register(t, a, body, { 'Idempotency-Key': key }).then((r) => r);
+      await until(async () => (await keyRow(key))?.state === 'in_progress');
+      const duplicate = await register(t, a, body, { 'Idempotency-Key': key }).expect(409);
+      expect(duplicate.body.error.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+      const created = await first;
+      expect(created.status).toBe(201);
+      const replay = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(created.body);
+      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+    });
+
+    it("takes over a key whose holder crashed (lease run out) with the same request, in the registration's statement", async () => {
+      const body = registrationBody();
+      const key = randomUUID();
+      await db.query(
+        `INSERT INTO idempotency_keys (client_id, key, request_hash, state, locked_until, expires_at)
+         VALUES ($1, $2, $3, 'in_progress', now() - interval '1 second', now() + interval '1 day')`,
+        [a.id, key, hashOf(body)],
+      );
+      const res = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(await keyRow(key)).toMatchObject({ state: 'completed', response_status: 201 });
+      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+    });
+
+    it("answers 409 IDEMPOTENCY_KEY_REUSED for a crashed holder's key sent with another body", async () => {
+      const key = randomUUID();
+      await db.query(
+        `INSERT INTO idempotency_keys (client_id, key, request_hash, state, locked_until, expires_at)
+         VALUES ($1, $2, $3, 'in_progress', now() - interval '1 second', now() + interval '1 day')`,
+        [a.id, key, hashOf(registrationBody())],
+      );
+      const body = registrationBody();
+      const res = await register(t, a, body, { 'Idempotency-Key': key }).expect(409);
+      expect(res.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await rowsWithCuir(body.cuir as string)).toBe(0);
+    });
+
+    it('treats a key whose answer expired as new', async () => {
+      const key = randomUUID();
+      const first = await register(t, a, registrationBody(), { 'Idempotency-Key': key }).expect(
+        201,
+      );
+      await db.query(
+        `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1`,
+        [key],
+      );
+      const second = await register(t, a, registrationBody(), { 'Idempotency-Key': key }).expect(
+        201,
+      );
+      expect(second.headers['idempotent-replayed']).toBeUndefined();
+      expect(second.body.data.id_transaccion).not.toBe(first.body.data.id_transaccion);
+      expect((await keyRow(key))?.response_body).toEqual({ data: second.body.data });
     });
 
     it("stores the key's answer in the registration's own transaction (never a committed registration with an unanswered key)", async () => {

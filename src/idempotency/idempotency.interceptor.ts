@@ -5,8 +5,19 @@ import { from, lastValueFrom, Observable } from 'rxjs';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ERROR_STATUS } from '../common/errors/error-codes.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
-import { IdempotencyClaim, RequestWithClaim } from './idempotency-claim.js';
-import { IdempotencyService, StoredOutcome } from './idempotency.service.js';
+import {
+  IdempotencyClaim,
+  IdempotencyKeyTaken,
+  RequestWithClaim,
+  StoredAnswer,
+} from './idempotency-claim.js';
+import { IdempotencyService, StoredBody, StoredOutcome } from './idempotency.service.js';
+
+/** Metadata set by @Idempotent({ settledInWrite: true }). */
+export const SETTLED_IN_WRITE = 'idempotency:settled-in-write';
+
+/** Answers about the key itself: never stored as the key's outcome. */
+const KEY_ERRORS = new Set(['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS']);
 
 /** Applies the Idempotency-Key rules around one handler; the rules live in IdempotencyService. */
 @Injectable()
@@ -28,31 +39,70 @@ export class IdempotencyInterceptor implements NestInterceptor {
     clientId: string,
     rawKey: string | string[],
   ): Promise<unknown> {
+    const key = this.idempotency.parseKey(rawKey);
     const route = `${req.method} ${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
-    const begun = await this.idempotency.begin(clientId, rawKey, route, req.body);
-    if (begun.replay) return replay(begun.replay, context.switchToHttp().getResponse<Response>());
-
-    const claim = new IdempotencyClaim(clientId, begun.key, successStatus(context));
+    const hash = this.idempotency.hash(route, req.body);
+    const res = context.switchToHttp().getResponse<Response>();
+    const claim = new IdempotencyClaim(clientId, key, hash, successStatus(context), () =>
+      this.idempotency.begin(clientId, key, hash),
+    );
     req.idempotencyClaim = claim;
-    let data: unknown;
     try {
-      data = await lastValueFrom(next.handle());
-    } catch (err) {
-      const status = err instanceof DomainError ? ERROR_STATUS[err.code] : 500;
-      if (status < 500 && err instanceof DomainError) {
-        await this.idempotency.finish(clientId, begun.key, status, {
-          error: { code: err.code, message: err.message, details: err.details },
-        });
-      } else {
-        await this.idempotency.abandon(clientId, begun.key);
+      if (Reflect.getMetadata(SETTLED_IN_WRITE, context.getHandler()) !== true) await claim.hold();
+      const data: unknown = await lastValueFrom(next.handle());
+      // A handler that stored its answer in its own statement has settled the key already.
+      if (!claim.settled) {
+        const earlier = await this.settle(claim, claim.successStatus, { data });
+        if (earlier) return replay(earlier, res);
       }
-      throw err;
+      return data;
+    } catch (err) {
+      return this.answerFailure(err, claim, res);
     }
-    // A handler that stored its answer in its own statement has settled the key already.
-    if (!claim.completed) {
-      await this.idempotency.finish(clientId, begun.key, claim.successStatus, { data });
+  }
+
+  /** The answer when the handler (or holding the key) threw: a replay, or `err` rethrown. */
+  private async answerFailure(
+    err: unknown,
+    claim: IdempotencyClaim,
+    res: Response,
+  ): Promise<unknown> {
+    if (err instanceof StoredAnswer) return replay(err.outcome, res);
+    if (err instanceof IdempotencyKeyTaken) {
+      return replay(
+        await this.idempotency.afterRefusal(claim.clientId, claim.key, claim.requestHash),
+        res,
+      );
     }
-    return data;
+    if (err instanceof DomainError && KEY_ERRORS.has(err.code)) throw err;
+    const status = err instanceof DomainError ? ERROR_STATUS[err.code] : 500;
+    if (status < 500 && err instanceof DomainError) {
+      const earlier = await this.settle(claim, status, {
+        error: { code: err.code, message: err.message, details: err.details },
+      });
+      if (earlier) return replay(earlier, res);
+    } else if (claim.held) {
+      // A 5xx is not stored: the key is freed so a retry runs again.
+      await this.idempotency.abandon(claim.clientId, claim.key);
+    }
+    throw err;
+  }
+
+  /**
+   * Stores this request's outcome under its key, holding the key first if the handler did not;
+   * returns the outcome of an identical request that was answered first, if there is one.
+   */
+  private async settle(
+    claim: IdempotencyClaim,
+    status: number,
+    body: StoredBody,
+  ): Promise<StoredOutcome | null> {
+    if (!claim.held) {
+      const earlier = await this.idempotency.begin(claim.clientId, claim.key, claim.requestHash);
+      if (earlier) return earlier;
+    }
+    await this.idempotency.finish(claim.clientId, claim.key, status, body);
+    return null;
   }
 }
 

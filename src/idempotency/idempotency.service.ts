@@ -4,12 +4,14 @@ import { DomainError } from '../common/errors/domain-error.js';
 import type { ErrorCode, ErrorDetail } from '../common/errors/error-codes.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { requestHash } from './canonical-hash.js';
-import { IdempotencyRepository } from './idempotency.repository.js';
+import {
+  IdempotencyRecord,
+  IdempotencyRepository,
+  KEY_LEASE_SECONDS as LEASE_SECONDS,
+  KEY_TTL_HOURS as TTL_HOURS,
+} from './idempotency.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Longer than any request may run (REQUEST_TIMEOUT_MS), so a live request keeps its key. */
-const LEASE_SECONDS = 60;
-const TTL_HOURS = 24;
 const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
 export type StoredBody =
@@ -19,8 +21,6 @@ export interface StoredOutcome {
   status: number;
   body: StoredBody;
 }
-
-export type Begun = { key: string; replay?: undefined } | { key: string; replay: StoredOutcome };
 
 /**
  * The Idempotency-Key rules of SPEC 3, for any POST: keyed by (client, key), compared by a
@@ -39,39 +39,48 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     this.log = logger.child({ component: 'idempotency' });
   }
 
-  async begin(clientId: string, rawKey: unknown, route: string, body: unknown): Promise<Begun> {
+  /** The key, lower-cased; anything but a UUID → 400. */
+  parseKey(rawKey: unknown): string {
     if (typeof rawKey !== 'string' || !UUID.test(rawKey)) {
       throw new DomainError('VALIDATION_FAILED', 'Idempotency-Key must be a UUID', [
         { field: 'Idempotency-Key', issue: 'must be a UUID' },
       ]);
     }
-    const key = rawKey.toLowerCase();
-    const hash = requestHash('POST', route, body);
-    if (await this.keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)) return { key };
+    return rawKey.toLowerCase();
+  }
 
+  hash(route: string, body: unknown): string {
+    return requestHash('POST', route, body);
+  }
+
+  /**
+   * Writes the key as in progress for this request: null when it is now this request's, the
+   * stored outcome when the same request was answered already; 409 when the key is in use.
+   */
+  async begin(clientId: string, key: string, hash: string): Promise<StoredOutcome | null> {
+    if (await this.keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)) return null;
     const existing = await this.keys.find(clientId, key);
     if (!existing) {
       // Expired or released between our claim and this read: claim once more.
-      if (await this.keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)) return { key };
+      if (await this.keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)) return null;
       throw inProgress();
     }
-    if (existing.requestHash !== hash) {
-      throw new DomainError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was used with a different request',
-      );
-    }
-    if (existing.state === 'completed') {
-      return {
-        key,
-        replay: {
-          status: existing.responseStatus ?? 200,
-          body: existing.responseBody as StoredBody,
-        },
-      };
-    }
+    const stored = outcomeOf(existing, hash);
+    if (stored) return stored;
     if (existing.leaseExpired && (await this.keys.takeOver(clientId, key, LEASE_SECONDS)))
-      return { key };
+      return null;
+    throw inProgress();
+  }
+
+  /**
+   * The answer for a request whose write was refused because another request took its key:
+   * that request's stored outcome, else 409 (it is still running, or it failed and freed the
+   * key a moment ago: either way a retry is what the client should do).
+   */
+  async afterRefusal(clientId: string, key: string, hash: string): Promise<StoredOutcome> {
+    const existing = await this.keys.find(clientId, key);
+    const stored = existing && outcomeOf(existing, hash);
+    if (stored) return stored;
     throw inProgress();
   }
 
@@ -96,6 +105,18 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   onApplicationShutdown(): void {
     clearInterval(this.cleanupTimer);
   }
+}
+
+/** A completed key's outcome for a request with `hash`; 409 when the key answered another body. */
+function outcomeOf(existing: IdempotencyRecord, hash: string): StoredOutcome | null {
+  if (existing.requestHash !== hash) {
+    throw new DomainError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was used with a different request',
+    );
+  }
+  if (existing.state !== 'completed') return null;
+  return { status: existing.responseStatus ?? 200, body: existing.responseBody as StoredBody };
 }
 
 const inProgress = () =>

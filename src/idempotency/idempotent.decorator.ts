@@ -1,15 +1,24 @@
-import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { IdempotencyInterceptor, SETTLED_IN_WRITE } from './idempotency.interceptor.js';
+
+export interface IdempotentOptions {
+  /**
+   * The handler gates its one write on `IdempotencyClaim.settleWith` and calls `hold()` before
+   * any slow work, so the key need not be written before it runs (one round trip saved).
+   */
+  settledInWrite?: boolean;
+}
 
 /**
  * Makes a POST idempotent under an optional `Idempotency-Key` header (a UUID): the first
  * answer (2xx or 4xx) is stored for 24 h per client and key and replayed for the same
  * request; a different body or a still-running first request answers 409.
  */
-export const Idempotent = () =>
+export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
+    SetMetadata(SETTLED_IN_WRITE, options.settledInWrite === true),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,

@@ -51,4 +51,9 @@ export class ProfesionalService {
       ) ?? false
     );
   }
+
+  /** Whether `isLicenceEnabled` would answer at once, from the cache, without asking REFEPS. */
+  isLicenceCheckCached(matricula: string, jurisdiccion: string): boolean {
+    return this.registry.hasLicence(matricula, jurisdiccion);
+  }
 }

@@ -11,6 +11,8 @@ import { ProfessionalRegistryClient } from './professional-registry.client.js';
 const isUpstreamUnavailable = (err: unknown) =>
   err instanceof DomainError && err.code === 'UPSTREAM_UNAVAILABLE';
 
+const licenceKey = (matricula: string, jurisdiccion: string) => `lic:${jurisdiccion}:${matricula}`;
+
 /**
  * The registry port behind a cache (SPEC 3: hits for minutes, misses shorter). While REFEPS is
  * down a recent hit keeps verification and registration working; a miss is never served stale.
@@ -42,8 +44,13 @@ export class ProfessionalCache {
   }
 
   byLicence(matricula: string, jurisdiccion: string): Promise<Professional | null> {
-    return this.cache.get(`lic:${jurisdiccion}:${matricula}`, () =>
+    return this.cache.get(licenceKey(matricula, jurisdiccion), () =>
       this.registry.findByLicence(matricula, jurisdiccion),
     );
+  }
+
+  /** Whether `byLicence` would answer from memory, without asking the registry. */
+  hasLicence(matricula: string, jurisdiccion: string): boolean {
+    return this.cache.has(licenceKey(matricula, jurisdiccion));
   }
 }

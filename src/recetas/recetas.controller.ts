@@ -24,7 +24,7 @@ export class RecetasController {
   @HttpCode(201)
   @Scopes('recetas:write')
   @ApiScope('recetas:write')
-  @Idempotent()
+  @Idempotent({ settledInWrite: true })
   @ApiOperation({
     summary: 'Register a prescription (scope recetas:write)',
     description:

@@ -96,14 +96,17 @@ export class RecetasRepository {
 
   /**
    * Inserts a prescription, its first history entry and the companion statements (its
-   * ministry job, the Idempotency-Key's answer) as ONE statement: atomic without BEGIN/COMMIT,
-   * and one round trip instead of five. The companions read the new row from the CTE `r`.
+   * ministry job) as ONE statement: atomic without BEGIN/COMMIT, and one round trip instead of
+   * several. The id is drawn first (CTE `n`), so a `gate` can store it before the row exists;
+   * with a gate (an Idempotency-Key's), nothing is written unless the gate returns a row, and
+   * the answer is null. The companions read the new row from the CTE `r`.
    */
   async insertRegistration(
     r: NewReceta,
     first: Omit<HistoryEntry, 'at'>,
     companions: CompanionStatement[],
-  ): Promise<{ id_transaccion: string }> {
+    gate?: CompanionStatement,
+  ): Promise<{ id_transaccion: string } | null> {
     const p = new SqlParams();
     const values = [
       r.clientId,
@@ -120,10 +123,13 @@ export class RecetasRepository {
       r.idempotencyKey,
     ].map((v) => p.add(v));
     const history = [first.evento, first.estado, first.intento, first.resultado, first.detalle];
-    const sql = `WITH r AS (
-        INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, refeps_id,
-          locacion, id_de_receta, nombre_medicamento, fecha_creacion, items, mensaje, idempotency_key)
-        VALUES (${values.join(', ')})
+    const sql = `WITH n AS (SELECT nextval('recetas_id_transaccion_seq') AS id)${
+      gate ? `, g AS (${gate(p, 'n')})` : ''
+    }, r AS (
+        INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente,
+          matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento,
+          fecha_creacion, items, mensaje, idempotency_key)
+        SELECT n.id, ${values.join(', ')} FROM n${gate ? ' WHERE EXISTS (SELECT 1 FROM g)' : ''}
         RETURNING id_transaccion AS id
       ), h AS (
         INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle)
@@ -131,7 +137,7 @@ export class RecetasRepository {
       )${companions.map((c, i) => `, c${i} AS (${c(p, 'r')})`).join('')}
       SELECT id::text AS id_transaccion FROM r`;
     const rows: Array<{ id_transaccion: string }> = await this.db.query(sql, p.values);
-    return rows[0];
+    return rows[0] ?? null;
   }
 
   /** Appends a history row, inside `tx` when given. */

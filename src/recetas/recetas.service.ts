@@ -4,7 +4,7 @@ import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { dateRangePage } from '../common/validation/date-range-page.query.js';
 import { parseCuir } from '../cuir/cuir-format.js';
-import type { IdempotencyClaim } from '../idempotency/idempotency-claim.js';
+import { IdempotencyClaim, IdempotencyKeyTaken } from '../idempotency/idempotency-claim.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
 import type { ListarRecetasQuery } from './dto/listar-recetas.query.js';
 import type {
@@ -48,6 +48,11 @@ export class RecetasService {
         { field: 'cuir', issue: 'must be a valid CUIR' },
       ]);
     const jurisdiccion = parsed.components.jurisdiction;
+    // Asking REFEPS may take seconds: the key is written as in progress first, so a duplicate
+    // meanwhile gets 409 IDEMPOTENCY_KEY_IN_PROGRESS (SPEC 3). From the cache, the key is
+    // taken by the registration's own statement instead, saving a round trip.
+    if (claim && !this.profesional.isLicenceCheckCached(dto.matricula_profesional, jurisdiccion))
+      await claim.hold();
     if (!(await this.profesional.isLicenceEnabled(dto.matricula_profesional, jurisdiccion))) {
       throw new DomainError(
         'PROFESSIONAL_NOT_ENABLED',
@@ -66,12 +71,11 @@ export class RecetasService {
       const created = await this.recetas.insertRegistration(
         newReceta(client.id, dto, key),
         REGISTERED,
-        [
-          this.notifications.firstDelivery(),
-          ...(claim ? [claim.completion(answer, 'id_transaccion')] : []),
-        ],
+        [this.notifications.firstDelivery()],
+        claim?.settleWith(answer, 'id_transaccion'),
       );
-      claim?.markCompleted();
+      if (!created) throw new IdempotencyKeyTaken();
+      claim?.markSettled();
       return { id_transaccion: created.id_transaccion, ...answer };
     } catch (err) {
       if (!isUniqueViolation(err, CUIR_UNIQUE_INDEX)) throw err;

@@ -46,6 +46,12 @@ export class LookupCache<V> {
     return this.entries.size;
   }
 
+  /** Whether `get(key)` would answer from memory now, without loading. */
+  has(key: string): boolean {
+    const entry = this.entries.get(key);
+    return entry !== undefined && this.now() < entry.freshUntil;
+  }
+
   /** The cached value of `key`, else the result of `load` (shared by concurrent callers). */
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const now = this.now();
