@@ -97,9 +97,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     status: number,
     body: StoredBody,
   ): Promise<StoredOutcome | null> {
-    if (!claim.held) {
-      const earlier = await this.idempotency.begin(claim.clientId, claim.key, claim.requestHash);
-      if (earlier) return earlier;
+    try {
+      await claim.hold();
+    } catch (err) {
+      if (err instanceof StoredAnswer) return err.outcome;
+      throw err;
     }
     await this.idempotency.finish(claim.clientId, claim.key, status, body);
     return null;
