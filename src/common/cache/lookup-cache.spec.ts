@@ -122,7 +122,10 @@ describe('LookupCache', () => {
   it('has(): true exactly while get() would answer from memory (hits and misses; not while loading, not when stale)', async () => {
     const { cache, clock } = setup();
     expect(cache.has('k')).toBe(false);
-    const pending = cache.get('k', loader(() => 'v'));
+    const pending = cache.get(
+      'k',
+      loader(() => 'v'),
+    );
     expect(cache.has('k')).toBe(false); // a load under way is not an answer in memory
     await pending;
     expect(cache.has('k')).toBe(true);
@@ -130,7 +133,10 @@ describe('LookupCache', () => {
     expect(cache.has('k')).toBe(true);
     clock.advance(1);
     expect(cache.has('k')).toBe(false); // kept only as a stale fallback now
-    await cache.get('gone', loader(() => null));
+    await cache.get(
+      'gone',
+      loader(() => null),
+    );
     expect(cache.has('gone')).toBe(true);
     clock.advance(60_000);
     expect(cache.has('gone')).toBe(false);
