@@ -14,8 +14,8 @@
  *    prescription, its history entry and its pg-boss job (insertJobSql, the service's copy of
  *    pg-boss's insertJob), as the service does when the licence check is cached; a refused
  *    gate is a 409 (the service looks the key up for a replay), a CUIR unique violation too.
- *  - listar: RecetasRepository.latestId (the snapshot watermark), then
- *    RecetasRepository.listForClient with the service's count cap, as RecetasService.list does.
+ *  - listar: RecetasRepository.listForClient with the service's count cap (one statement: the
+ *    snapshot watermark, the capped count and the page), as RecetasService.list does.
  *
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
@@ -123,8 +123,7 @@ export async function list(
 ): Promise<Answer> {
   const page = Number(param('page') ?? 1);
   const perPage = Number(param('per_page') ?? 50);
-  const asOf = param('as_of') ?? (await recetas.latestId());
-  const { counted, items } = await recetas.listForClient(
+  const { counted, asOf, items } = await recetas.listForClient(
     {
       clientId,
       desde: new Date(param('fecha_desde') ?? ''),
@@ -132,7 +131,7 @@ export async function list(
       matricula: param('matricula'),
       documento: param('documento'),
       estado: param('estado') as 'PENDING' | 'COMPLETED' | 'FAILED' | undefined,
-      asOf,
+      asOf: param('as_of'),
       limit: perPage,
       offset: (page - 1) * perPage,
     },

@@ -161,6 +161,22 @@ describe('listing, detail and tracking are tenant-scoped', () => {
     expect(narrow.body.data).toMatchObject({ total: 50, total_exact: true });
   });
 
+  it('a page past the end, or a range with nothing in it, is empty but still counted and stamped', async () => {
+    const all = await list(a, range).expect(200);
+    expect(all.body.data.total).toBeGreaterThanOrEqual(12);
+    const past = await list(a, { ...range, per_page: 5, page: 100 }).expect(200);
+    expect(past.body.data).toMatchObject({
+      total: all.body.data.total,
+      total_exact: true,
+      page: 100,
+      items: [],
+    });
+    expect(past.body.data.as_of).toMatch(/^\d+$/);
+    const none = await list(a, { fecha_desde: at(-100), fecha_hasta: at(-50) }).expect(200);
+    expect(none.body.data).toMatchObject({ total: 0, total_exact: true, items: [] });
+    expect(none.body.data.as_of).toMatch(/^\d+$/);
+  });
+
   it('defaults to page 1 and 50 per page', async () => {
     const res = await list(a, range).expect(200);
     expect(res.body.data).toMatchObject({ page: 1, per_page: 50 });

@@ -178,54 +178,59 @@ export class RecetasRepository {
   }
 
   /**
-   * One page, newest first with the id as tie-break, and the count of matches up to
-   * `countCap + 1` (an exact count of a million-row range costs seconds of CPU per request).
-   * The page is found on the index alone and only its rows are read, so a deep page walks
-   * index entries rather than whole rows.
+   * One page, newest first with the id as tie-break, the count of matches up to
+   * `countCap + 1` (an exact count of a million-row range costs seconds of CPU per request),
+   * and the snapshot watermark (`f.asOf`, else the newest id now; rows above it are left out),
+   * as ONE statement: one round trip, and count, page and watermark from one snapshot. The
+   * page is found on the index alone and only its rows are read, so a deep page walks index
+   * entries rather than whole rows.
    */
   async listForClient(
     f: ListFilters,
     countCap: number,
-  ): Promise<{ counted: number; items: RecetaSummary[] }> {
-    const where = ['client_id = $1', 'fecha_creacion >= $2', 'fecha_creacion <= $3'];
-    const params: unknown[] = [f.clientId, f.desde, f.hasta];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (f.matricula) add('matricula_profesional = ?', f.matricula);
-    if (f.documento) add('documento_paciente = ?', f.documento);
-    if (f.estado) add('estado = ?', f.estado);
-    if (f.asOf) add('id_transaccion <= ?', f.asOf);
-    const clause = where.join(' AND ');
-    const n = params.length;
-    const [countRows, items] = await Promise.all([
-      this.db.query<Array<{ counted: number }>>(
-        // Ordered like the page, so the planner walks the listing's own index (fewer buffers).
-        `SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE ${clause}
-           ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $${n + 1}) s`,
-        [...params, countCap + 1],
-      ),
-      this.db.query<RecetaSummary[]>(
-        `SELECT r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion, r.matricula_profesional,
-                r.documento_paciente, r.estado
-           FROM (SELECT id_transaccion FROM recetas WHERE ${clause}
-                  ORDER BY fecha_creacion DESC, id_transaccion DESC
-                  LIMIT $${n + 1} OFFSET $${n + 2}) page
-           JOIN recetas r USING (id_transaccion)
-          ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`,
-        [...params, f.limit, f.offset],
-      ),
-    ]);
-    return { counted: countRows[0].counted, items };
-  }
-
-  /** The newest id_transaccion visible now: the snapshot watermark of a listing. */
-  async latestId(): Promise<string> {
-    const rows: Array<{ id: string | null }> = await this.db.query(
-      `SELECT max(id_transaccion)::text AS id FROM recetas`,
+  ): Promise<{ counted: number; asOf: string; items: RecetaSummary[] }> {
+    const p = new SqlParams();
+    const watermark = f.asOf
+      ? `${p.add(f.asOf)}::bigint`
+      : 'COALESCE((SELECT max(id_transaccion) FROM recetas), 0)';
+    const where = [
+      `client_id = ${p.add(f.clientId)}`,
+      `fecha_creacion >= ${p.add(f.desde)}`,
+      `fecha_creacion <= ${p.add(f.hasta)}`,
+    ];
+    if (f.matricula) where.push(`matricula_profesional = ${p.add(f.matricula)}`);
+    if (f.documento) where.push(`documento_paciente = ${p.add(f.documento)}`);
+    if (f.estado) where.push(`estado = ${p.add(f.estado)}`);
+    // A scalar subquery (an InitPlan), not a join, so the scans keep the index's order.
+    where.push('id_transaccion <= (SELECT as_of FROM w)');
+    const scan = `FROM recetas WHERE ${where.join(' AND ')}
+      ORDER BY fecha_creacion DESC, id_transaccion DESC`;
+    const rows: Array<RecetaSummary & { counted: number; as_of: string }> = await this.db.query(
+      // The count is ordered like the page, so the planner walks the listing's own index.
+      `WITH w AS (SELECT ${watermark} AS as_of),
+         c AS (SELECT count(*)::int AS counted FROM (SELECT 1 ${scan} LIMIT ${p.add(countCap + 1)}) s),
+         page AS (SELECT id_transaccion ${scan} LIMIT ${p.add(f.limit)} OFFSET ${p.add(f.offset)})
+       SELECT c.counted, (SELECT as_of FROM w)::text AS as_of, r.id_transaccion, r.id_de_receta,
+              r.cuir, r.fecha_creacion, r.matricula_profesional, r.documento_paciente, r.estado
+         FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
+        ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`,
+      p.values,
     );
-    return rows[0].id ?? '0';
+    return {
+      counted: rows[0].counted,
+      asOf: rows[0].as_of,
+      items: rows
+        .filter((r) => r.id_transaccion !== null)
+        .map((r) => ({
+          id_transaccion: r.id_transaccion,
+          id_de_receta: r.id_de_receta,
+          cuir: r.cuir,
+          fecha_creacion: r.fecha_creacion,
+          matricula_profesional: r.matricula_profesional,
+          documento_paciente: r.documento_paciente,
+          estado: r.estado,
+        })),
+    };
   }
 }
 

@@ -97,8 +97,7 @@ export class RecetasService {
 
   async list(client: AuthenticatedClient, q: ListarRecetasQuery): Promise<ListadoRecetasDto> {
     const { desde, hasta, page, perPage, limit, offset } = dateRangePage(q);
-    const asOf = q.as_of ?? (await this.recetas.latestId());
-    const { counted, items } = await this.recetas.listForClient(
+    const { counted, asOf, items } = await this.recetas.listForClient(
       {
         clientId: client.id,
         desde,
@@ -106,7 +105,7 @@ export class RecetasService {
         matricula: q.matricula,
         documento: q.documento,
         estado: q.estado,
-        asOf,
+        asOf: q.as_of,
         limit,
         offset,
       },
