@@ -31,6 +31,7 @@ import { firstDeliveryJobData, MINISTRY_QUEUE } from '../src/recetas/notificatio
 import type { RegistrarRecetaDto } from '../src/recetas/dto/registrar-receta.dto.js';
 import { REGISTERED } from '../src/recetas/receta-state.js';
 import { RecetasRepository } from '../src/recetas/recetas.repository.js';
+import { listingAnswer } from '../src/recetas/listing.js';
 import { newReceta, pendingAnswer } from '../src/recetas/registration.js';
 
 const schema = process.env.QUEUE_SCHEMA ?? 'pgboss';
@@ -123,7 +124,7 @@ export async function list(
 ): Promise<Answer> {
   const page = Number(param('page') ?? 1);
   const perPage = Number(param('per_page') ?? 50);
-  const { counted, asOf, items } = await recetas.listForClient(
+  const listed = await recetas.listForClient(
     {
       clientId,
       desde: new Date(param('fecha_desde') ?? ''),
@@ -137,19 +138,8 @@ export async function list(
     },
     LIST_COUNT_CAP,
   );
-  const exact = counted <= LIST_COUNT_CAP;
   return {
     status: 200,
-    body: {
-      success: true,
-      data: {
-        total: exact ? counted : LIST_COUNT_CAP,
-        total_exact: exact,
-        page,
-        per_page: perPage,
-        items: items.map((i) => ({ ...i, fecha_creacion: i.fecha_creacion.toISOString() })),
-        as_of: asOf,
-      },
-    },
+    body: { success: true, data: listingAnswer(listed, { page, perPage }, LIST_COUNT_CAP) },
   };
 }

@@ -83,6 +83,13 @@ export type RecetaSummary = Pick<
   | 'estado'
 >;
 
+/** One listing page as read: the capped count, the snapshot watermark and the page's rows. */
+export interface ListedPage {
+  counted: number;
+  asOf: string;
+  items: RecetaSummary[];
+}
+
 export const CUIR_UNIQUE_INDEX = 'recetas_cuir';
 
 /** SQL of prescriptions and their history. Every read is scoped to the owning client. */
@@ -185,10 +192,7 @@ export class RecetasRepository {
    * page is found on the index alone and only its rows are read, so a deep page walks index
    * entries rather than whole rows.
    */
-  async listForClient(
-    f: ListFilters,
-    countCap: number,
-  ): Promise<{ counted: number; asOf: string; items: RecetaSummary[] }> {
+  async listForClient(f: ListFilters, countCap: number): Promise<ListedPage> {
     const p = new SqlParams();
     const watermark = f.asOf
       ? `${p.add(f.asOf)}::bigint`
@@ -216,21 +220,9 @@ export class RecetasRepository {
         ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`,
       p.values,
     );
-    return {
-      counted: rows[0].counted,
-      asOf: rows[0].as_of,
-      items: rows
-        .filter((r) => r.id_transaccion !== null)
-        .map((r) => ({
-          id_transaccion: r.id_transaccion,
-          id_de_receta: r.id_de_receta,
-          cuir: r.cuir,
-          fecha_creacion: r.fecha_creacion,
-          matricula_profesional: r.matricula_profesional,
-          documento_paciente: r.documento_paciente,
-          estado: r.estado,
-        })),
-    };
+    // The rows keep the two extra columns: the answer picks the summary's fields from them.
+    const items: RecetaSummary[] = rows.filter((r) => r.id_transaccion !== null);
+    return { counted: rows[0].counted, asOf: rows[0].as_of, items };
   }
 }
 

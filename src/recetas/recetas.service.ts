@@ -17,6 +17,7 @@ import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
 import { MinistryNotificationService } from './ministry-notification.service.js';
 import { MENSAJES, REGISTERED } from './receta-state.js';
 import { CUIR_UNIQUE_INDEX, RecetaRow, RecetasRepository } from './recetas.repository.js';
+import { listingAnswer } from './listing.js';
 import { newReceta, pendingAnswer } from './registration.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -97,7 +98,7 @@ export class RecetasService {
 
   async list(client: AuthenticatedClient, q: ListarRecetasQuery): Promise<ListadoRecetasDto> {
     const { desde, hasta, page, perPage, limit, offset } = dateRangePage(q);
-    const { counted, asOf, items } = await this.recetas.listForClient(
+    const listed = await this.recetas.listForClient(
       {
         clientId: client.id,
         desde,
@@ -111,15 +112,7 @@ export class RecetasService {
       },
       LIST_COUNT_CAP,
     );
-    const exact = counted <= LIST_COUNT_CAP;
-    return {
-      total: exact ? counted : LIST_COUNT_CAP,
-      total_exact: exact,
-      page,
-      per_page: perPage,
-      items: items.map((i) => ({ ...i, fecha_creacion: i.fecha_creacion.toISOString() })),
-      as_of: asOf,
-    };
+    return listingAnswer(listed, { page, perPage }, LIST_COUNT_CAP);
   }
 
   async detail(client: AuthenticatedClient, id: string): Promise<RecetaDetalleDto> {
