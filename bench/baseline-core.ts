@@ -14,8 +14,9 @@
  *    prescription, its history entry and its pg-boss job (insertJobSql, the service's copy of
  *    pg-boss's insertJob), as the service does when the licence check is cached; a refused
  *    gate is a 409 (the service looks the key up for a replay), a CUIR unique violation too.
- *  - listar: RecetasRepository.listForClient with the service's count cap (one statement: the
- *    snapshot watermark, the capped count and the page), as RecetasService.list does.
+ *  - listar: RecetasRepository.listForClient with the service's count cap (the snapshot
+ *    watermark, then one statement for the capped count and the page), as RecetasService.list
+ *    does.
  *
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).

@@ -185,44 +185,50 @@ export class RecetasRepository {
   }
 
   /**
-   * One page, newest first with the id as tie-break, the count of matches up to
+   * One page, newest first with the id as tie-break, and the count of matches up to
    * `countCap + 1` (an exact count of a million-row range costs seconds of CPU per request),
-   * and the snapshot watermark (`f.asOf`, else the newest id now; rows above it are left out),
-   * as ONE statement: one round trip, and count, page and watermark from one snapshot. The
-   * page is found on the index alone and only its rows are read, so a deep page walks index
-   * entries rather than whole rows.
+   * in ONE statement, below the snapshot watermark `f.asOf` (read first when the caller has
+   * none: rows above it are left out). The watermark is a parameter, not a subquery of the
+   * statement, because the planner must know it: unknown, it guesses that a third of the rows
+   * pass, and for a deep page it sorted the client's whole range (82 ms instead of ~6 at
+   * 100,000 rows). The page is found on the index alone and only its rows are read, so a deep
+   * page walks index entries rather than whole rows.
    */
   async listForClient(f: ListFilters, countCap: number): Promise<ListedPage> {
+    const asOf = f.asOf ?? (await this.latestId());
     const p = new SqlParams();
-    const watermark = f.asOf
-      ? `${p.add(f.asOf)}::bigint`
-      : 'COALESCE((SELECT max(id_transaccion) FROM recetas), 0)';
     const where = [
       `client_id = ${p.add(f.clientId)}`,
       `fecha_creacion >= ${p.add(f.desde)}`,
       `fecha_creacion <= ${p.add(f.hasta)}`,
+      `id_transaccion <= ${p.add(asOf)}`,
     ];
     if (f.matricula) where.push(`matricula_profesional = ${p.add(f.matricula)}`);
     if (f.documento) where.push(`documento_paciente = ${p.add(f.documento)}`);
     if (f.estado) where.push(`estado = ${p.add(f.estado)}`);
-    // A scalar subquery (an InitPlan), not a join, so the scans keep the index's order.
-    where.push('id_transaccion <= (SELECT as_of FROM w)');
     const scan = `FROM recetas WHERE ${where.join(' AND ')}
       ORDER BY fecha_creacion DESC, id_transaccion DESC`;
-    const rows: Array<RecetaSummary & { counted: number; as_of: string }> = await this.db.query(
+    const rows: Array<RecetaSummary & { counted: number }> = await this.db.query(
       // The count is ordered like the page, so the planner walks the listing's own index.
-      `WITH w AS (SELECT ${watermark} AS as_of),
-         c AS (SELECT count(*)::int AS counted FROM (SELECT 1 ${scan} LIMIT ${p.add(countCap + 1)}) s),
+      `WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 ${scan} LIMIT ${p.add(countCap + 1)}) s),
          page AS (SELECT id_transaccion ${scan} LIMIT ${p.add(f.limit)} OFFSET ${p.add(f.offset)})
-       SELECT c.counted, (SELECT as_of FROM w)::text AS as_of, r.id_transaccion, r.id_de_receta,
-              r.cuir, r.fecha_creacion, r.matricula_profesional, r.documento_paciente, r.estado
+       SELECT c.counted, r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion,
+              r.matricula_profesional, r.documento_paciente, r.estado
          FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
         ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`,
       p.values,
     );
-    // The rows keep the two extra columns: the answer picks the summary's fields from them.
+    // The rows keep the count's column: the answer picks the summary's fields from them.
     const items: RecetaSummary[] = rows.filter((r) => r.id_transaccion !== null);
-    return { counted: rows[0].counted, asOf: rows[0].as_of, items };
+    return { counted: rows[0].counted, asOf, items };
+  }
+
+  /** The newest id_transaccion visible now: the snapshot watermark of a listing. */
+  async latestId(): Promise<string> {
+    const rows: Array<{ id: string | null }> = await this.db.query(
+      `SELECT max(id_transaccion)::text AS id FROM recetas`,
+    );
+    return rows[0].id ?? '0';
   }
 }
 
