@@ -21,4 +21,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The heap cap keeps RSS under 300 MB at saturation (BENCHMARKS.md); same flags as `npm start`.
-CMD ["node", "--max-old-space-size=192", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=16", "dist/src/main.js"]

@@ -25,6 +25,8 @@ export default {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Every answer received through supertest is checked against the served OpenAPI document.
+      setupFilesAfterEnv: ['<rootDir>/test/support/contract/supertest-contract.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },
@@ -32,6 +34,7 @@ export default {
       ...common,
       displayName: 'reliability',
       testMatch: ['<rootDir>/test/reliability/**/*.rel-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/contract/supertest-contract.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },

@@ -4,39 +4,46 @@
  * response shapes. Each server only wraps these two functions in its own HTTP stack, so the
  * difference between them is the price of that stack alone (see BENCHMARKS.md).
  *
- * The SQL is the service's own: the service's repositories (RecetasRepository,
- * IdempotencyRepository, compiled from src/) run over a thin adapter that hands their
- * `query(sql, params)` calls straight to the pool, answering as TypeORM does (rows;
- * `[rows, rowCount]` for UPDATE/DELETE). So when the service's SQL changes, both follow, and a
+ * The SQL is the service's own, read from the surface bench/ may use: the modules' `*.sql.ts`
+ * files (checked by `npm run lint:deps`). So when the service's SQL changes, both follow, and a
  * signature change fails the bench's type check.
- *  - registrar: RecetasRepository.insertRegistration: one statement taking the Idempotency-Key
- *    and storing its answer (IdempotencyClaim.settleWith, the gate), inserting the
- *    prescription, its history entry and its pg-boss job (insertJobSql, the service's copy of
- *    pg-boss's insertJob), as the service does when the licence check is cached; a refused
- *    gate is a 409 (the service looks the key up for a replay), a CUIR unique violation too.
- *  - listar: RecetasRepository.listForClient with the service's count cap (the snapshot
- *    watermark, then one statement for the capped count and the page), as RecetasService.list
- *    does.
+ *  - registrar: registro.sql.ts's statement, taking the Idempotency-Key and storing its answer
+ *    (idempotency.sql.ts's gate), inserting the prescription, its history entry and its
+ *    pg-boss job (queue/job.sql.ts, the service's copy of pg-boss's insertJob), as the service
+ *    does when the licence check is cached; a refused gate is a 409 (the service looks the key
+ *    up for a replay), a CUIR unique violation too.
+ *  - listar: listado.sql.ts: the snapshot watermark, then one statement for the capped count
+ *    and the page, and the same mapping to the answer.
  *
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
  */
-import 'reflect-metadata';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { eventInStatementSql } from '../src/auditoria/auditoria.sql.js';
+import { issuedToAnotherSql } from '../src/cuir/cuir-ownership.sql.js';
+import { answerWithIdSql, takeKeyGateSql } from '../src/idempotency/idempotency.sql.js';
+import { insertJobSql } from '../src/queue/job.sql.js';
+import {
+  LATEST_ID_SQL,
+  LIST_COUNT_CAP,
+  listingAnswer,
+  listingSql,
+  type ListingRow,
+} from '../src/recetas/consulta/listado.sql.js';
+import {
+  firstDeliveryJobData,
+  MINISTERIO_QUEUE,
+} from '../src/recetas/notificacion/ministerio-delivery.sql.js';
+import {
+  insertRegistrationSql,
+  pendingAnswer,
+  type RegistrationRequest,
+} from '../src/recetas/registro/registro.sql.js';
 import type { CompanionStatement } from '../src/common/sql/sql-params.js';
-import { IdempotencyClaim } from '../src/idempotency/idempotency-claim.js';
-import { insertJobSql } from '../src/queue/job-insert-sql.js';
-import { firstDeliveryJobData, MINISTRY_QUEUE } from '../src/recetas/notification-job.js';
-import type { RegistrarRecetaDto } from '../src/recetas/dto/registrar-receta.dto.js';
-import { REGISTERED } from '../src/recetas/receta-state.js';
-import { RecetasRepository } from '../src/recetas/recetas.repository.js';
-import { listingAnswer } from '../src/recetas/listing.js';
-import { newReceta, pendingAnswer } from '../src/recetas/registration.js';
 
 const schema = process.env.QUEUE_SCHEMA ?? 'pgboss';
-const LIST_COUNT_CAP = Number(process.env.BASELINE_LIST_COUNT_CAP ?? 10_000);
+const COUNT_CAP = Number(process.env.BASELINE_LIST_COUNT_CAP ?? LIST_COUNT_CAP);
 
 export const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -47,20 +54,24 @@ export const pool = new pg.Pool({
 });
 pool.on('error', () => undefined);
 
-type Run = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
-/** What TypeORM's `query()` answers: the rows, or `[rows, rowCount]` for UPDATE and DELETE. */
-const typeormLike = (run: Run) => ({
-  async query(sql: string, params?: unknown[]): Promise<unknown> {
-    const r = await run(sql, params);
-    return r.command === 'UPDATE' || r.command === 'DELETE' ? [r.rows, r.rowCount] : r.rows;
-  },
-});
-const poolDb = typeormLike((sql, params) => pool.query(sql, params)) as unknown as DataSource;
-const recetas = new RecetasRepository(poolDb);
-
 export interface Answer {
   status: number;
   body: unknown;
+}
+
+/**
+ * The validity window the service computes before its statement (src/recetas/vida/vigencia.ts,
+ * outside the surface bench/ may read): the request's start date or the date of fecha_creacion
+ * in Argentina time (UTC−03:00), for 30 days (CUIR type 01) or 60, inclusive — the defaults.
+ */
+function vigencia(r: RegistrationRequest): { desde: string; hasta: string } {
+  const day = 86_400_000;
+  const desde =
+    r.fecha_inicio_vigencia ??
+    new Date(Date.parse(r.fecha_creacion) - 3 * 3600_000).toISOString().slice(0, 10);
+  const n = r.cuir.slice(10, 12) === '01' ? 30 : 60;
+  const hasta = new Date(Date.parse(`${desde}T00:00:00Z`) + (n - 1) * day);
+  return { desde, hasta: hasta.toISOString().slice(0, 10) };
 }
 
 export const failure = (status: number, code: string): Answer => ({
@@ -74,48 +85,58 @@ export const failure = (status: number, code: string): Answer => ({
  */
 export async function register(
   clientId: string,
-  dto: RegistrarRecetaDto,
+  request: RegistrationRequest,
   hashed: string,
   idempotencyKey: unknown,
 ): Promise<Answer> {
   const key = typeof idempotencyKey === 'string' ? idempotencyKey.toLowerCase() : null;
-  const answer = pendingAnswer(dto);
-  // The service's statement: the key's gate, prescription, history and job (its SQL for
-  // pg-boss's job row), all in one INSERT … WITH.
-  const companions: CompanionStatement[] = [
-    (p, source) =>
-      insertJobSql(schema, p, {
-        queue: MINISTRY_QUEUE,
-        data: firstDeliveryJobData(source),
-        from: source,
-      }),
-  ];
-  const gate = key
-    ? new IdempotencyClaim(
-        clientId,
-        key,
-        createHash('sha256').update(hashed).digest('hex'),
-        201,
-        () => Promise.resolve(null),
-      ).settleWith(answer, 'id_transaccion')
-    : undefined;
-  let row: { id_transaccion: string } | null;
+  const answer = (id: string) => ({ id_transaccion: id, ...pendingAnswer(request) });
+  const job: CompanionStatement = (p, source) =>
+    insertJobSql(schema, p, {
+      queue: MINISTERIO_QUEUE,
+      data: firstDeliveryJobData(source),
+      from: source,
+    });
+  let gate: CompanionStatement | undefined;
+  if (key) {
+    const placeholder = `id-${randomUUID()}`;
+    const text = JSON.stringify({ success: true, data: answer(placeholder) });
+    const k = {
+      clientId,
+      key,
+      requestHash: createHash('sha256').update(hashed).digest('hex'),
+      successStatus: 201,
+    };
+    gate = (p, source) =>
+      takeKeyGateSql(p, k, answerWithIdSql(p, text, placeholder, source), source);
+  }
+  // The registration's event-log row, as the service writes it (request id: none here).
+  const event = eventInStatementSql({
+    tipo: 'registro',
+    cuir: request.cuir,
+    actor: clientId,
+    resultado: 'ok',
+    requestId: null,
+  });
+  const statement = insertRegistrationSql(
+    clientId,
+    request,
+    vigencia(request),
+    key,
+    [job, event],
+    gate,
+    issuedToAnotherSql(clientId, request.cuir),
+  );
+  let row: { id_transaccion: string | null; blocked: boolean };
   try {
-    row = await recetas.insertRegistration(
-      newReceta(clientId, dto, key),
-      REGISTERED,
-      companions,
-      gate,
-    );
+    row = (await pool.query(statement.sql, statement.values)).rows[0];
   } catch (err) {
     if ((err as { code?: string }).code === '23505') return failure(409, 'CUIR_ALREADY_REGISTERED');
     throw err;
   }
-  if (!row) return failure(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-  return {
-    status: 201,
-    body: { success: true, data: { id_transaccion: row.id_transaccion, ...answer } },
-  };
+  if (row.blocked) return failure(422, 'CUIR_NOT_OWNED');
+  if (row.id_transaccion === null) return failure(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  return { status: 201, body: { success: true, data: answer(row.id_transaccion) } };
 }
 
 /** One listing page; `param` reads a query parameter. */
@@ -125,7 +146,11 @@ export async function list(
 ): Promise<Answer> {
   const page = Number(param('page') ?? 1);
   const perPage = Number(param('per_page') ?? 50);
-  const listed = await recetas.listForClient(
+  const asOf =
+    param('as_of') ??
+    ((await pool.query(LATEST_ID_SQL)).rows[0] as { id: string | null }).id ??
+    '0';
+  const { sql, values } = listingSql(
     {
       clientId,
       desde: new Date(param('fecha_desde') ?? ''),
@@ -133,14 +158,15 @@ export async function list(
       matricula: param('matricula'),
       documento: param('documento'),
       estado: param('estado') as 'PENDING' | 'COMPLETED' | 'FAILED' | undefined,
-      asOf: param('as_of'),
       limit: perPage,
       offset: (page - 1) * perPage,
     },
-    LIST_COUNT_CAP,
+    asOf,
+    COUNT_CAP,
   );
+  const rows = (await pool.query(sql, values)).rows as ListingRow[];
   return {
     status: 200,
-    body: { success: true, data: listingAnswer(listed, { page, perPage }, LIST_COUNT_CAP) },
+    body: { success: true, data: listingAnswer(rows, asOf, { page, perPage }, COUNT_CAP) },
   };
 }

@@ -15,7 +15,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Answer, failure, list, pool, register } from './baseline-core.js';
-import type { RegistrarRecetaDto } from '../src/recetas/dto/registrar-receta.dto.js';
+import type { RegistrationRequest } from '../src/recetas/registro/registro.sql.js';
 
 function send(res: ServerResponse, { status, body }: Answer): void {
   const text = JSON.stringify(body);
@@ -42,7 +42,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (typeof client !== 'string') return send(res, failure(401, 'UNAUTHENTICATED'));
   if (req.method === 'POST' && url.pathname === '/v1/recetas/registrar') {
     const raw = await readBody(req);
-    const dto = JSON.parse(raw) as RegistrarRecetaDto;
+    const dto = JSON.parse(raw) as RegistrationRequest;
     return send(res, await register(client, dto, raw, req.headers['idempotency-key']));
   }
   if (req.method === 'GET' && url.pathname === '/v1/recetas/listar')

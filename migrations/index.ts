@@ -1,16 +1,17 @@
+import { MODULE_SLICES } from '../src/slices.js';
 import { Extensions1763800000000 } from './1763800000000-Extensions.js';
-import { ApiClients1763800001000 } from './1763800001000-ApiClients.js';
-import { IssuedCuirs1763800002000 } from './1763800002000-IssuedCuirs.js';
-import { Recetas1763800003000 } from './1763800003000-Recetas.js';
-import { MedicamentosMirror1763800004000 } from './1763800004000-MedicamentosMirror.js';
-import { VerificationAndWebhooks1763800005000 } from './1763800005000-VerificationAndWebhooks.js';
 
-/** Every migration, in order. Listed explicitly so the build, the tests and the CLI agree. */
+/** Migrations that belong to no module: the database's extensions. */
+const DATABASE_MIGRATIONS = [Extensions1763800000000];
+
+/** The epoch prefix of a migration's name orders it (`Recetas1763800003000`). */
+const epochOf = (m: new () => unknown): number => Number(/(\d{13})$/.exec(m.name)?.[1] ?? NaN);
+
+/**
+ * Every migration — the database's and each module's (src/<module>/migrations, listed in its
+ * slice) — in epoch order, so the build, the tests and the CLI run the same list.
+ */
 export const MIGRATIONS = [
-  Extensions1763800000000,
-  ApiClients1763800001000,
-  IssuedCuirs1763800002000,
-  Recetas1763800003000,
-  MedicamentosMirror1763800004000,
-  VerificationAndWebhooks1763800005000,
-];
+  ...DATABASE_MIGRATIONS,
+  ...MODULE_SLICES.flatMap((s) => s.migrations ?? []),
+].sort((a, b) => epochOf(a) - epochOf(b));

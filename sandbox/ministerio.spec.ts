@@ -208,3 +208,79 @@ describe('ministry faults', () => {
     expect(statuses).toEqual([201, 503, 201, 503]);
   });
 });
+
+const cancel = (bearer: string | undefined, n: number, body: object = {}, signal?: AbortSignal) =>
+  fetch(`${sandbox.url}/v1/punteros/${cuir(n)}/anulacion`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
+    body: JSON.stringify({
+      id_transaccion: String(n),
+      motivo: 'Error en la dosis',
+      fecha_anulacion: '2026-11-21T09:00:00-03:00',
+      ...body,
+    }),
+    signal,
+  });
+
+describe('ministry cancellations', () => {
+  it('marks the pointer cancelled once, idempotently on the CUIR; recepciones stay as they were', async () => {
+    const t = await token();
+    await send(t, pointer(1));
+    const first = await cancel(t, 1);
+    expect(first.status).toBe(201);
+    expect(await first.json()).toEqual({ id: 'PTR-000001', cuir: cuir(1), estado: 'ANULADO' });
+    const again = await cancel(t, 1, { motivo: 'otro motivo' });
+    expect(again.status).toBe(200);
+    expect((await again.json()).duplicado).toBe(true);
+    const [p] = await punteros(`?cuir=${cuir(1)}`);
+    expect(p).toMatchObject({
+      recepciones: 1,
+      anulada: true,
+      motivo_anulacion: 'Error en la dosis',
+      anulaciones: 2,
+    });
+    expect(Date.parse(p.anulada_at)).not.toBeNaN();
+  });
+
+  it('a pointer never cancelled says so', async () => {
+    await send(await token(), pointer(2));
+    expect((await punteros())[0]).toMatchObject({
+      anulada: false,
+      motivo_anulacion: null,
+      anulada_at: null,
+      anulaciones: 0,
+    });
+  });
+
+  it('404 NO_ENCONTRADO for a CUIR it holds no pointer of; 401 without a token; 400 for bad bodies', async () => {
+    const t = await token();
+    const res = await cancel(t, 9);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.codigo).toBe('NO_ENCONTRADO');
+    expect((await cancel(undefined, 9)).status).toBe(401);
+    await send(t, pointer(3));
+    for (const body of [{ motivo: '' }, { id_transaccion: 3 }, { fecha_anulacion: '2026-11-21' }]) {
+      const bad = await cancel(t, 3, body);
+      expect(bad.status).toBe(400);
+    }
+    expect((await punteros())[0].anulada).toBe(false);
+  });
+
+  it('has the usual faults: error and reject store nothing; timeout stores it and loses the answer', async () => {
+    const t = await token();
+    await send(t, pointer(4));
+    await fault({ mode: 'error' });
+    expect((await cancel(t, 4)).status).toBe(503);
+    await fault({ mode: 'reject' });
+    expect((await cancel(t, 4)).status).toBe(422);
+    expect((await punteros())[0].anulada).toBe(false);
+    await fault({ mode: 'timeout' });
+    await expect(cancel(t, 4, {}, AbortSignal.timeout(300))).rejects.toThrow();
+    await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' });
+    expect((await cancel(t, 4)).status).toBe(200);
+    expect((await punteros())[0]).toMatchObject({ anulada: true, anulaciones: 2, recepciones: 1 });
+  });
+});

@@ -16,8 +16,17 @@
  *        422 {error: {codigo: "RECHAZADO", mensaje}}              503 when down
  *   Unknown body fields are ignored. Idempotent on the CUIR: one pointer per CUIR, ever; each
  *   accepted delivery adds one to its `recepciones`.
+ *   POST /v1/punteros/{cuir}/anulacion   Authorization: Bearer <token>, application/json
+ *        {id_transaccion (decimal string), motivo (1–200 characters), fecha_anulacion (ISO 8601
+ *         date-time with offset)}
+ *        201 {id, cuir, estado: "ANULADO"}                        the pointer is now cancelled
+ *        200 {id, cuir, estado: "ANULADO", duplicado: true}       cancelled already: kept as first told
+ *        404 {error: {codigo: "NO_ENCONTRADO"}}                   no pointer with that CUIR
+ *        400 DATOS_INVALIDOS, 401, 422 RECHAZADO, 503 as above
+ *   Idempotent on the CUIR: the pointer is marked `anulada` once (with the first motivo and
+ *   time); each accepted notice adds one to its `anulaciones`, never to `recepciones`.
  *
- * Faults apply to POST /v1/punteros only, so a fault rate counts deliveries; the token endpoint
+ * Faults apply to the two POSTs (pointer and cancellation), so a fault rate counts deliveries; the token endpoint
  * keeps working (a ministry that is down for deliveries but hands out tokens is the harder case).
  */
 import { randomBytes } from 'node:crypto';
@@ -45,6 +54,12 @@ export interface Puntero {
   primera_recepcion_at: string;
   ultima_recepcion_at: string;
   payload: Record<string, unknown>;
+  /** Cancelled by its repository (set once, by the first accepted notice). */
+  anulada: boolean;
+  motivo_anulacion: string | null;
+  anulada_at: string | null;
+  /** Accepted cancellation notices (repeats included). */
+  anulaciones: number;
 }
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -81,6 +96,23 @@ export function punteroProblems(body: Record<string, unknown>): string[] {
   );
   str('id_transaccion', (v) => /^\d{1,20}$/.test(v), 'required, decimal string');
   str('url_verificacion', isHttpUrl, 'required, http or https URL');
+  return problems;
+}
+
+/** Pure: the problems with a cancellation body, empty when it is acceptable. */
+export function anulacionProblems(body: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const { id_transaccion, motivo, fecha_anulacion } = body;
+  if (typeof id_transaccion !== 'string' || !/^\d{1,20}$/.test(id_transaccion))
+    problems.push('id_transaccion: required, decimal string');
+  if (typeof motivo !== 'string' || motivo.length < 1 || motivo.length > 200)
+    problems.push('motivo: required, 1 to 200 characters');
+  if (
+    typeof fecha_anulacion !== 'string' ||
+    !ISO_WITH_OFFSET.test(fecha_anulacion) ||
+    Number.isNaN(Date.parse(fecha_anulacion))
+  )
+    problems.push('fecha_anulacion: required, ISO 8601 date-time with offset');
   return problems;
 }
 
@@ -132,9 +164,28 @@ export class MinisterioState {
       primera_recepcion_at: at,
       ultima_recepcion_at: at,
       payload,
+      anulada: false,
+      motivo_anulacion: null,
+      anulada_at: null,
+      anulaciones: 0,
     };
     this.punteros.set(cuir, puntero);
     return { puntero, created: true };
+  }
+
+  /**
+   * Records one accepted cancellation notice: the first marks the pointer cancelled (`first`),
+   * a repeat changes nothing but the count. Null for a CUIR with no pointer.
+   */
+  cancel(cuir: string, motivo: string): { puntero: Puntero; first: boolean } | null {
+    const held = this.punteros.get(cuir);
+    if (!held) return null;
+    held.anulaciones += 1;
+    if (held.anulada) return { puntero: held, first: false };
+    held.anulada = true;
+    held.motivo_anulacion = motivo;
+    held.anulada_at = new Date().toISOString();
+    return { puntero: held, first: true };
   }
 
   list(cuir?: string): Puntero[] {
@@ -208,11 +259,30 @@ export function createMinisterio(
     return created ? json(201, answer) : json(200, { ...answer, duplicado: true });
   };
 
+  const anulacion = (req: SandboxRequest, [cuir]: string[], injected?: InjectedMode): Reply => {
+    const auth = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    if (!auth || !state.isValidToken(auth[1])) return unauthorized();
+    if (injected === 'reject') {
+      return jsonError(422, 'RECHAZADO', 'La anulación fue rechazada por el repositorio central');
+    }
+    const body = parseJson(req.body);
+    if (!isPlainObject(body)) {
+      return jsonError(400, 'DATOS_INVALIDOS', 'El cuerpo debe ser un objeto JSON');
+    }
+    const problems = anulacionProblems(body);
+    if (problems.length > 0) return jsonError(400, 'DATOS_INVALIDOS', problems.join('; '));
+    const done = state.cancel(cuir, body.motivo as string);
+    if (!done) return jsonError(404, 'NO_ENCONTRADO', `No hay puntero para el CUIR ${cuir}`);
+    const answer = { id: done.puntero.id, cuir, estado: 'ANULADO' };
+    return done.first ? json(201, answer) : json(200, { ...answer, duplicado: true });
+  };
+
   return {
     service: 'ministerio',
     routes: [
       { method: 'POST', path: /^\/oauth\/token$/, handle: token, faultable: false },
       { method: 'POST', path: /^\/v1\/punteros$/, handle: punteros },
+      { method: 'POST', path: /^\/v1\/punteros\/(\d{41})\/anulacion$/, handle: anulacion },
     ],
     unavailable: () =>
       jsonError(503, 'SERVICIO_NO_DISPONIBLE', 'Repositorio central temporalmente no disponible'),

@@ -1,7 +1,7 @@
 /**
  * The sandbox: one plain node:http server emulating SISA REFEPS, SISA RENAPER, the medication
  * catalogue and the ministry's pointer endpoint, with switchable faults (see faults.ts) and a
- * control API (see control.ts). The service and its tests start it in-process on a random port;
+ * control API (see control.ts), plus Mi Argentina's token issuer (see mi-argentina.ts). The service and its tests start it in-process on a random port;
  * main.ts runs it alone.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +18,7 @@ import {
   type Reply,
   type SandboxRequest,
 } from './http.js';
+import { MiArgentinaIssuer } from './mi-argentina.js';
 import { MinisterioState, createMinisterio } from './ministerio.js';
 import { createRefeps } from './refeps.js';
 import { createRenaper } from './renaper.js';
@@ -91,6 +92,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     createMinisterio(ministerio, ministryCreds),
   ];
   const webhooks = new WebhookReceivers();
+  const miArgentina = new MiArgentinaIssuer();
   const state: SandboxState = {
     faults,
     calls,
@@ -106,6 +108,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const table: Entry[] = [
     ...controlRoutes(state).map((route) => ({ route })),
     ...webhooks.routes().map((route) => ({ route })),
+    ...miArgentina.routes().map((route) => ({ route })),
     ...systems.flatMap((system) => system.routes.map((route) => ({ route, system }))),
   ];
 
@@ -207,6 +210,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     });
   });
   const { port } = server.address() as AddressInfo;
+  miArgentina.listeningAt(urlFor(host, port));
 
   let closing: Promise<void> | undefined;
   // A closure, not a method: callers may pass `sandbox.close` around unbound.

@@ -1,23 +1,44 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { EnvelopeInterceptor } from './common/http/envelope.interceptor.js';
-import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor.js';
-import { ResilienceModule } from './common/resilience/resilience.module.js';
+import { HandlerPipelineInterceptor } from './common/http/handler-pipeline.interceptor.js';
 import { LoggingModule } from './common/logging/logging.module.js';
-import { UndeclaredQueryInterceptor } from './common/validation/undeclared-query.interceptor.js';
+import { MetricsModule } from './common/metrics/metrics.module.js';
+import { ResilienceModule } from './common/resilience/resilience.module.js';
+import { UndeclaredQueryCheck } from './common/validation/undeclared-query.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { QueueModule } from './queue/queue.module.js';
+import { AuditoriaModule } from './auditoria/auditoria.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CuirModule } from './cuir/cuir.module.js';
-import { PersonaModule } from './persona/persona.module.js';
-import { QueueModule } from './queue/queue.module.js';
-import { RecetasModule } from './recetas/recetas.module.js';
-import { ProfesionalModule } from './profesional/profesional.module.js';
+import { DispensasModule } from './dispensas/dispensas.module.js';
 import { MedicamentosModule } from './medicamentos/medicamentos.module.js';
-import { HealthModule } from './health/health.module.js';
-import { MetricsModule } from './metrics/metrics.module.js';
+import { PacienteModule } from './paciente/paciente.module.js';
+import { PersonaModule } from './persona/persona.module.js';
+import { ProfesionalModule } from './profesional/profesional.module.js';
+import { RecetasModule } from './recetas/recetas.module.js';
+import { VerificacionModule } from './verificacion/verificacion.module.js';
+
+/**
+ * The domain modules, one line each (their slices — scopes, errors, settings, migrations — are
+ * listed in slices.ts). Modules that others import (idempotency, ministerio, webhooks) come in
+ * through them.
+ */
+const DOMAIN_MODULES = [
+  AuthModule,
+  CuirModule,
+  RecetasModule,
+  VerificacionModule,
+  DispensasModule,
+  ProfesionalModule,
+  PersonaModule,
+  MedicamentosModule,
+  AuditoriaModule,
+  PacienteModule,
+];
 
 @Module({})
 export class AppModule {
@@ -37,18 +58,12 @@ export class AppModule {
         MetricsModule,
         ResilienceModule,
         HealthModule,
-        AuthModule,
-        CuirModule,
-        ProfesionalModule,
-        PersonaModule,
         QueueModule,
-        RecetasModule,
-        MedicamentosModule,
+        ...DOMAIN_MODULES,
       ],
       providers: [
-        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        UndeclaredQueryCheck,
+        { provide: APP_INTERCEPTOR, useClass: HandlerPipelineInterceptor },
       ],
     };
   }

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { startSandbox } from '../sandbox/server.js';
+import { MIGRATIONS } from '../migrations/index.js';
 import { AppModule } from './app.module.js';
 import { answerClientError } from './common/http/client-error.js';
 import { NestPinoLogger } from './common/logging/logger.js';
@@ -19,6 +19,16 @@ export interface Runtime {
   sandboxUrl?: string;
   embeddedDatabase: boolean;
   stop(): Promise<void>;
+}
+
+/**
+ * The emulated external systems, loaded only when a base URL is left unset outside
+ * production (the configuration refuses that in production): production code never imports
+ * the sandbox, and the production image could ship without it.
+ */
+async function startSandbox(port: number): Promise<{ url: string; close(): Promise<void> }> {
+  const sandbox = await import('../sandbox/server.js');
+  return sandbox.startSandbox({ port, quiet: true });
 }
 
 /**
@@ -46,12 +56,14 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     }
     let sandboxUrl: string | undefined;
     if (needsSandbox(config)) {
-      const sandbox = await startSandbox({ port: config.sandbox.port, quiet: true });
+      const sandbox = await startSandbox(config.sandbox.port);
       stops.push(() => sandbox.close());
       sandboxUrl = sandbox.url;
       config = withSandbox(config, sandbox.url);
     }
-    const applied = await runMigrations(config.database.url as string);
+    // Now that the database and the sandbox are known, so are the settings' consequences.
+    for (const warning of config.warnings) logger.warn(warning);
+    const applied = await runMigrations(config.database.url as string, MIGRATIONS);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
 
     const app = await NestFactory.create<NestExpressApplication>(
@@ -65,8 +77,14 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     );
     stops.push(() => app.close());
     await configureApp(app, logger);
+    // Node looks for requests over their time only every connectionsCheckingInterval (30 s by
+    // default), read when it starts listening: without this a stalled request got its 408 up to
+    // 30 s late. Headers get the same limit as the whole request (Node's default is 60 s).
+    const connectionsCheckingInterval = Math.min(1000, config.http.requestTimeoutMs / 4);
+    Object.assign(app.getHttpServer(), { connectionsCheckingInterval });
     const server = await app.listen(config.http.port, config.http.host);
     server.requestTimeout = config.http.requestTimeoutMs;
+    server.headersTimeout = config.http.requestTimeoutMs;
     // Longer than a load balancer's idle timeout (60 s on the common ones): with Node's 5 s
     // default the service closes idle keep-alive connections the balancer is about to reuse,
     // and its next request on one fails (a 502 at the client).

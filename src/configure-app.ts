@@ -6,9 +6,14 @@ import { httpObservabilityMiddleware } from './common/http/http-observability.mi
 import { jsonDepthMiddleware } from './common/http/json-depth.middleware.js';
 import { jsonOnlyMiddleware } from './common/http/json-only.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
+import { requestScopeMiddleware } from './common/http/request-scope.js';
+import { securityHeadersMiddleware } from './common/http/security-headers.middleware.js';
 import { RouteMethodIndex } from './common/http/route-methods.js';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe.js';
-import { MetricsService } from './metrics/metrics.service.js';
+import { MetricsService } from './common/metrics/metrics.service.js';
+import type { AppConfig } from './config/app-config.js';
+import { APP_CONFIG } from './config/config.module.js';
+import { medicamentosSettings } from './medicamentos/medicamentos.slice.js';
 import { setupOpenApi } from './openapi/setup-openapi.js';
 
 /** SPEC 1: bodies over 100 kB are refused with 413. */
@@ -26,15 +31,22 @@ export async function configureApp(app: NestExpressApplication, logger: Logger):
   // No ETag: the API's answers are not cacheable resources, and hashing every body costs CPU.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const config = app.get<AppConfig>(APP_CONFIG);
+  app.set('trust proxy', config.http.trustProxy);
   app.use(requestIdMiddleware);
+  app.use(securityHeadersMiddleware);
   app.use(httpObservabilityMiddleware(logger, app.get(MetricsService)));
-  app.use(jsonOnlyMiddleware);
+  app.use(jsonOnlyMiddleware(routes));
   app.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
   app.use(jsonDepthMiddleware);
+  app.use(requestScopeMiddleware);
   app.useGlobalFilters(new AllExceptionsFilter(logger.child({ component: 'errors' }), routes));
   app.useGlobalPipes(new RequestValidationPipe());
   app.enableShutdownHooks();
-  setupOpenApi(app);
+  setupOpenApi(app, {
+    insurerName: config.settings(medicamentosSettings).insurerName,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   await app.init();
   routes.loadFrom(app.getHttpAdapter().getInstance());
 }

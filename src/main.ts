@@ -1,12 +1,14 @@
 import { ApiClientsService } from './auth/api-clients.service.js';
 import { startRuntime } from './bootstrap.js';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { authSettings } from './auth/auth.settings.js';
+import { ConfigError } from './config/app-config.js';
+import { loadAppConfig } from './slices.js';
 import { createRootLogger } from './common/logging/logger.js';
 
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadAppConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -14,7 +16,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createRootLogger(config.logLevel);
+  const logger = createRootLogger(config.logLevel, undefined, config.logFormat);
   const runtime = await startRuntime(config, logger);
   const banner = [
     '',
@@ -28,13 +30,21 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
-  if (runtime.embeddedDatabase && config.demoClient) {
-    // A fresh demo secret at every start: only hashes are stored, so this is the only way to
-    // print credentials that work.
-    const demo = await runtime.app.get(ApiClientsService).ensureDemoClient();
+  const demo =
+    runtime.embeddedDatabase && config.settings(authSettings).demoClient
+      ? // A fresh demo secret at every start: only hashes are stored, so this is the only way
+        // to print credentials that work.
+        await runtime.app.get(ApiClientsService).ensureDemoClient()
+      : undefined;
+  if (demo === null) {
     banner.push(
       '',
-      '  Demo client (every scope; a new secret at every start):',
+      '  The demo client was revoked; issue credentials with: npm run cli -- clients create --name NAME --scopes all',
+    );
+  } else if (demo) {
+    banner.push(
+      '',
+      '  Demo client (a new secret at every start):',
       `    X-API-Key:    ${demo.key}`,
       `    X-API-Secret: ${demo.secret}`,
       '',

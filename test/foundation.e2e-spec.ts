@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import request from 'supertest';
-import { MetricsService } from '../src/metrics/metrics.service.js';
+import { MetricsService } from '../src/common/metrics/metrics.service.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 describe('foundation: wire conventions, health, docs, logs', () => {

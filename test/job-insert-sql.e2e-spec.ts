@@ -1,5 +1,7 @@
+import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { SqlParams } from '../src/common/sql/sql-params.js';
+import { insertJobSql } from '../src/queue/job.sql.js';
 import { JobQueue } from '../src/queue/job-queue.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
@@ -12,14 +14,25 @@ import { startTestApp, TestApp } from './support/test-app.js';
 describe('job insert in a statement (insertJobSql) vs pg-boss send', () => {
   let t: TestApp;
   let db: DataSource;
-  let queue: JobQueue;
+  let boss: PgBoss;
 
   beforeAll(async () => {
     t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
     db = t.app.get(DataSource);
-    queue = t.app.get(JobQueue);
+    // pg-boss itself, on the app's queue schema, to write the reference rows.
+    boss = new PgBoss({
+      connectionString: t.config.database.url,
+      schema: t.config.queue.schema,
+      supervise: false,
+      schedule: false,
+      max: 1,
+    });
+    await boss.start();
   });
-  afterAll(() => t?.stop());
+  afterAll(async () => {
+    await boss?.stop({ graceful: false, wait: true });
+    await t?.stop();
+  });
 
   const policies: Array<[string, Record<string, unknown>]> = [
     ['no policy', {}],
@@ -39,16 +52,17 @@ describe('job insert in a statement (insertJobSql) vs pg-boss send', () => {
 
   it.each(policies)('writes the row boss.send writes (%s)', async (label, options) => {
     const name = `compare-${label.replace(/\W+/g, '-')}`;
-    await queue.ensureQueue(name, options);
-    const sentId = await queue.send(name, { via: 'send' });
+    await boss.createQueue(name, { name, ...options });
+    const sentId = await boss.send(name, { via: 'send' });
 
     const p = new SqlParams();
-    const companion = queue.jobInStatement(
-      name,
-      (source) => `jsonb_build_object('via', ${source}.id)`,
-    );
+    const companion = insertJobSql(t.config.queue.schema, p, {
+      queue: name,
+      data: `jsonb_build_object('via', s.id)`,
+      from: 's',
+    });
     await db.query(
-      `WITH s AS (SELECT 'statement'::text AS id), j AS (${companion(p, 's')}) SELECT 1`,
+      `WITH s AS (SELECT 'statement'::text AS id), j AS (${companion}) SELECT 1`,
       p.values,
     );
 
@@ -71,15 +85,16 @@ describe('job insert in a statement (insertJobSql) vs pg-boss send', () => {
   it('fails the whole statement for a queue that does not exist (never drops the job silently)', async () => {
     await db.query(`CREATE TEMP TABLE IF NOT EXISTS probe (id text)`);
     const p = new SqlParams();
-    const { insertJobSql } = await import('../src/queue/job-insert-sql.js');
     const sql = `WITH s AS (INSERT INTO probe VALUES ('x') RETURNING id), j AS (${insertJobSql(
       t.config.queue.schema,
       p,
       { queue: 'missing-queue', data: `'{}'::jsonb`, from: 's' },
     )}) SELECT 1`;
     await expect(db.query(sql, p.values)).rejects.toThrow();
-    expect(() => queue.jobInStatement('missing-queue', () => `'{}'::jsonb`)).toThrow(
-      /has not been created/,
+    // And a job class no module provides cannot be enqueued at all.
+    class NotAJob {}
+    expect(() => t.app.get(JobQueue).jobInStatement(NotAJob as never, () => `'{}'::jsonb`)).toThrow(
+      /is not a provider/,
     );
   });
 });

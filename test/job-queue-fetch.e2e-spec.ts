@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { DataSource } from 'typeorm';
 import { SqlParams } from '../src/common/sql/sql-params.js';
-import { JobQueue } from '../src/queue/job-queue.js';
+import { insertJobSql } from '../src/queue/job.sql.js';
+import { MINISTERIO_QUEUE } from '../src/recetas/notificacion/ministerio-delivery.sql.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 const require = createRequire(import.meta.url);
@@ -25,14 +26,14 @@ describe('job queue fetch on a large backlog', () => {
   afterAll(() => t?.stop());
 
   it('walks the fetch-order index instead of sorting the backlog', async () => {
-    const queue = t.app.get(JobQueue);
-    const name = 'fetch-plan';
-    await queue.ensureQueue(name, {});
+    // The ministry delivery queue exists (declared by its job); its deliveries are paused.
+    const name = MINISTERIO_QUEUE;
     const p = new SqlParams();
-    const insert = queue.jobInStatement(name, (source) => `jsonb_build_object('n', ${source}.id)`)(
-      p,
-      's',
-    );
+    const insert = insertJobSql(t.config.queue.schema, p, {
+      queue: name,
+      data: `jsonb_build_object('n', s.id)`,
+      from: 's',
+    });
     await db.query(
       `WITH s AS (SELECT g AS id FROM generate_series(1, 20000) g), j AS (${insert}) SELECT 1`,
       p.values,

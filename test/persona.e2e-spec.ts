@@ -76,6 +76,20 @@ describe('POST /v1/persona/verificar', () => {
     expect(await renaperCalls()).toBe(before);
   });
 
+  it("keeps that cache per client: B's first lookup of a citizen A verified calls RENAPER", async () => {
+    // SPEC 3: one tenant must not learn from timing which citizens another looked up.
+    const other = await createClient(t, { scopes: ['persona:read'] });
+    await verify({ documento: '30111222' }).expect(200);
+    const before = await renaperCalls();
+    const res = await verify({ documento: '30111222' }, other.headers).expect(200);
+    expect(await renaperCalls()).toBe(before + 1);
+    expect(res.body.data.documento).toBe('30111222');
+    // Each client's own repeat is still answered from its cache.
+    await verify({ documento: '30111222' }, other.headers).expect(200);
+    await verify({ documento: '30111222' }).expect(200);
+    expect(await renaperCalls()).toBe(before + 1);
+  });
+
   it.each([
     ['missing', {}],
     ['6 digits', { documento: '123456' }],

@@ -67,10 +67,11 @@ describe('POST /v1/profesional/verificar with REFEPS timing out', () => {
       latencies.push(later.ms);
     }
     expect(await sandbox.calls('refeps')).toBe(callsBefore); // fail fast: REFEPS is not even called
-    // Under 50 ms, judged on the median so that one GC pause on a loaded CI box does not
-    // flake the test; none may come near one attempt's timeout.
+    // Well under one attempt's timeout, judged on the median so that a GC pause or a busy
+    // 2-core box does not flake the test (the call count above is the behaviour; this is its
+    // consequence, not a speed target).
     const median = [...latencies].sort((a, b) => a - b)[2];
-    expect({ latencies, median: median < 50 }).toEqual({ latencies, median: true });
+    expect({ latencies, median: median < TIMEOUT_MS / 2 }).toEqual({ latencies, median: true });
     expect(Math.max(...latencies)).toBeLessThan(TIMEOUT_MS);
 
     // Readiness reports the open breaker but stays ready.

@@ -136,10 +136,12 @@ describe('listing, detail and tracking are tenant-scoped', () => {
     const big = await createClient(t);
     // Bulk rows straight into the table: 10,050 in one day, 50 of them by licence 777.
     await t.app.get(DataSource).query(
-      `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, locacion, fecha_creacion, items, mensaje)
+      `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, locacion, fecha_creacion, items, mensaje,
+                            vigencia_desde, vigencia_hasta)
        SELECT $1, lpad((9e40 + g + $2::bigint)::numeric::text, 41, '0'), '30111222',
               CASE WHEN g <= 50 THEN '777' ELSE '123456' END, 'x',
-              $3::timestamptz + g * interval '100 milliseconds', '[]', 'seeded'
+              $3::timestamptz + g * interval '100 milliseconds', '[]', 'seeded',
+              current_date, current_date + 29
          FROM generate_series(1, 10050) g`,
       [big.id, Math.floor(Math.random() * 1e9) * 100000, at(0)],
     );

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../src/idempotency/idempotency.service.js';
-import { insertJobSql } from '../src/queue/job-insert-sql.js';
-import { MinistryNotificationService } from '../src/recetas/ministry-notification.service.js';
+import { insertJobSql } from '../src/queue/job.sql.js';
+import { JobQueue } from '../src/queue/job-queue.js';
 import { createClient, TestClient } from './support/clients.js';
 import { newCuir, register, registrationBody } from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -31,8 +31,8 @@ describe('POST /v1/recetas/registrar', () => {
   const keyRow = async (key: string) =>
     (
       await db.query<
-        Array<{ state: string; response_status: number | null; response_body: unknown }>
-      >('SELECT state, response_status, response_body FROM idempotency_keys WHERE key = $1', [key])
+        Array<{ state: string; response_status: number | null; response_text: string | null }>
+      >('SELECT state, response_status, response_text FROM idempotency_keys WHERE key = $1', [key])
     )[0];
   /** The hash IdempotencyInterceptor stores for a registration with this body. */
   const hashOf = (body: unknown) =>
@@ -227,10 +227,10 @@ describe('POST /v1/recetas/registrar', () => {
   });
 
   it('leaves no prescription and no answered key when the ministry job cannot be enqueued (one statement)', async () => {
-    const notifications = t.app.get(MinistryNotificationService);
-    const original = notifications.firstDelivery.bind(notifications);
+    const queue = t.app.get(JobQueue);
+    const original = queue.jobInStatement.bind(queue);
     // A job for a queue that does not exist: the job table refuses it, so the statement fails.
-    notifications.firstDelivery = () => (p, source) =>
+    queue.jobInStatement = () => (p, source) =>
       insertJobSql(t.config.queue.schema, p, {
         queue: 'no-such-queue',
         data: `jsonb_build_object('id_transaccion', ${source}.id::text)`,
@@ -247,11 +247,11 @@ describe('POST /v1/recetas/registrar', () => {
       );
       expect(orphanJobs[0].n).toBe(0);
       // The 500 was not stored: the same key runs again once the queue is back.
-      notifications.firstDelivery = original;
+      queue.jobInStatement = original;
       const retried = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
       expect(retried.headers['idempotent-replayed']).toBeUndefined();
     } finally {
-      notifications.firstDelivery = original;
+      queue.jobInStatement = original;
     }
   });
 
@@ -353,20 +353,42 @@ describe('POST /v1/recetas/registrar', () => {
       );
       expect(second.headers['idempotent-replayed']).toBeUndefined();
       expect(second.body.data.id_transaccion).not.toBe(first.body.data.id_transaccion);
-      expect((await keyRow(key))?.response_body).toEqual({ data: second.body.data });
+      expect((await keyRow(key))?.response_text).toBe(second.text);
     });
 
     it("stores the key's answer in the registration's own transaction (never a committed registration with an unanswered key)", async () => {
       const key = randomUUID();
       const res = await register(t, a, registrationBody(), { 'Idempotency-Key': key }).expect(201);
       const [row] = await db.query(
-        `SELECT k.state, k.response_status, k.response_body, (k.xmin::text = r.xmin::text) AS same_tx
+        `SELECT k.state, k.response_status, k.response_text, (k.xmin::text = r.xmin::text) AS same_tx
            FROM idempotency_keys k JOIN recetas r ON r.idempotency_key = k.key AND r.client_id = k.client_id
           WHERE k.key = $1`,
         [key],
       );
       expect(row).toMatchObject({ state: 'completed', response_status: 201, same_tx: true });
-      expect(row.response_body).toEqual({ data: res.body.data });
+      // The exact bytes of the answer, so a replay repeats it byte for byte.
+      expect(row.response_text).toBe(res.text);
+    });
+
+    it('replays the first answer byte for byte, a 201 and a 4xx alike', async () => {
+      const key = randomUUID();
+      const body = registrationBody({ id_de_receta: 'RX-ñandú "quoted" \\ 🎉' });
+      const first = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      const replay = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(first.text);
+      expect(replay.headers['content-type']).toBe(first.headers['content-type']);
+
+      // Carlos Pérez's licence is not enabled: a 422, stored and replayed as sent.
+      const refusedKey = randomUUID();
+      const refused = registrationBody({
+        matricula_profesional: '222333',
+        cuir: newCuir({ jurisdiction: '14' }),
+      });
+      const no = await register(t, a, refused, { 'Idempotency-Key': refusedKey }).expect(422);
+      const noAgain = await register(t, a, refused, { 'Idempotency-Key': refusedKey }).expect(422);
+      expect(noAgain.headers['idempotent-replayed']).toBe('true');
+      expect(noAgain.text).toBe(no.text);
     });
 
     it('refuses the same key with a different body, and keeps keys per client', async () => {

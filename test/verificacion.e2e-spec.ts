@@ -36,13 +36,25 @@ describe('GET /v1/recetas/verificar/{cuir} (dispensers)', () => {
     const body = registrationBody();
     await register(t, owner, body).expect(201);
     const res = await verify(dispenser, body.cuir as string).expect(200);
+    const fecha = new Date(body.fecha_creacion as string);
+    const desde = new Date(fecha.getTime() - 3 * 3600_000).toISOString().slice(0, 10);
+    const hasta = new Date(Date.parse(desde) + 29 * 86_400_000).toISOString().slice(0, 10);
     expect(res.body.data).toEqual({
       cuir: body.cuir,
       estado: 'PENDING',
-      fecha_creacion: new Date(body.fecha_creacion as string).toISOString(),
+      estado_receta: 'VIGENTE',
+      fecha_creacion: fecha.toISOString(),
+      vigencia_desde: desde,
+      vigencia_hasta: hasta,
       matricula_profesional: '123456',
       jurisdiccion: '02',
-      items: body.items,
+      items: (body.items as object[]).map((i, n) => ({
+        item: n + 1,
+        ...i,
+        dispensado: 0,
+        dispensable: true,
+      })),
+      reserva: null,
       content_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(JSON.stringify(res.body)).not.toContain('30111222');

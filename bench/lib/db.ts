@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { MENSAJES } from '../../src/recetas/receta-state.js';
 
 const run = promisify(execFile);
 
@@ -117,10 +116,23 @@ export async function seedRecetas(
   groupDigit: number,
 ): Promise<number> {
   const started = performance.now();
+  // The prescription's life (SPEC 7) adds a validity window, NOT NULL: filled as its migration
+  // fills existing rows (the Argentina date of fecha_creacion, 30 days for a medicine).
+  const vigencia = (
+    await pool.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = 'recetas' AND column_name = 'vigencia_desde'`,
+    )
+  ).rowCount
+    ? {
+        columns: ', vigencia_desde, vigencia_hasta',
+        values: `, ((f AT TIME ZONE 'UTC') - interval '3 hours')::date,
+          ((f AT TIME ZONE 'UTC') - interval '3 hours')::date + 29`,
+      }
+    : { columns: '', values: '' };
   await pool.query(
     `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, refeps_id,
        locacion, id_de_receta, nombre_medicamento, fecha_creacion, items, estado, mensaje, intentos,
-       ultimo_intento_at, ministerio_ref, failure_reason, completed_at, created_at, updated_at)
+       ultimo_intento_at, ministerio_ref, failure_reason, completed_at, created_at, updated_at${vigencia.columns})
      SELECT $1::uuid,
        $2 || lpad(($3::bigint * 1000000000000000 + g)::text, 25, '0') || '01',
        (10000000 + (g * 7919) % 89999999)::text,
@@ -139,7 +151,7 @@ export async function seedRecetas(
        CASE e WHEN 'COMPLETED' THEN 'MS-' || g END,
        CASE e WHEN 'FAILED' THEN 'rejected by the ministry: RECHAZADO bench' END,
        CASE e WHEN 'COMPLETED' THEN f + interval '2 seconds' END,
-       f, f + interval '2 seconds'
+       f, f + interval '2 seconds'${vigencia.values}
      FROM (
        SELECT g,
          now() - make_interval(secs => $5::float8 * 86400 * ($4::bigint - g) / $4::bigint) AS f,
@@ -152,9 +164,10 @@ export async function seedRecetas(
       groupDigit,
       count,
       days,
-      MENSAJES.COMPLETED,
-      MENSAJES.FAILED,
-      MENSAJES.PENDING,
+      // Seeded rows only need a message of each state's length; the listing never shows it.
+      'Transacción completada (bench seed)',
+      'Transacción fallida (bench seed)',
+      'Transacción iniciada (bench seed)',
     ],
   );
   return performance.now() - started;
@@ -164,3 +177,7 @@ export async function seedRecetas(
 export async function vacuumAnalyze(pool: pg.Pool, tables: string[]): Promise<void> {
   for (const t of tables) await pool.query(`VACUUM (ANALYZE) ${t}`);
 }
+
+/** The CUIR of seeded prescription `g` (1-based) of the seed made with `groupDigit`. */
+export const seededCuir = (groupDigit: number, g: number) =>
+  `${CUIR_HEAD}${String(groupDigit * 1e15 + g).padStart(25, '0')}01`;

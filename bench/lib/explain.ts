@@ -1,9 +1,11 @@
 import type pg from 'pg';
-import type { DataSource } from 'typeorm';
-import { SEARCH_SQL } from '../../src/medicamentos/medicamentos.repository.js';
-import { RecetasRepository, type ListFilters } from '../../src/recetas/recetas.repository.js';
-import { LIST_COUNT_CAP } from '../../src/recetas/recetas.service.js';
-import { escapeLike, normalizeSearchText } from '../../src/medicamentos/search-text.js';
+import { normalizeSearchText, searchStatement } from '../../src/medicamentos/busqueda.sql.js';
+import {
+  LATEST_ID_SQL,
+  LIST_COUNT_CAP,
+  listingSql,
+  type ListFilters,
+} from '../../src/recetas/consulta/listado.sql.js';
 import { round2 } from './proc.js';
 
 export interface ExplainEntry {
@@ -26,22 +28,10 @@ export const KEYSET_PAGE_SQL = `SELECT id_transaccion, id_de_receta, cuir, fecha
           ORDER BY fecha_creacion DESC, id_transaccion DESC
           LIMIT $7`;
 
-/**
- * The statement the service's own RecetasRepository.listForClient sends for these filters
- * (the capped count and the page in one, below the watermark in `f.asOf`), recorded instead
- * of run, so the EXPLAINs follow src/ when the listing's SQL changes.
- */
-async function serviceListingSql(f: ListFilters): Promise<{ sql: string; params: unknown[] }> {
-  const seen: Array<{ sql: string; params: unknown[] }> = [];
-  const recorder = {
-    query(sql: string, params: unknown[] = []) {
-      seen.push({ sql, params });
-      return Promise.resolve([{ counted: 0, id_transaccion: null }]);
-    },
-  };
-  await new RecetasRepository(recorder as unknown as DataSource).listForClient(f, LIST_COUNT_CAP);
-  if (seen.length !== 1) throw new Error('listForClient no longer sends one statement');
-  return seen[0];
+/** The statement the service sends for these filters below the watermark (listado.sql.ts). */
+function serviceListingSql(f: ListFilters, asOf: string): { sql: string; params: unknown[] } {
+  const { sql, values } = listingSql(f, asOf);
+  return { sql, params: values };
 }
 
 async function explain(
@@ -106,24 +96,21 @@ export async function explainListing(
   deepPage: number,
   repeat: number,
 ): Promise<ExplainEntry[]> {
-  const asOf = (
-    await pool.query<{ id: string }>('SELECT max(id_transaccion)::text AS id FROM recetas')
-  ).rows[0].id;
+  const asOf = (await pool.query<{ id: string }>(LATEST_ID_SQL)).rows[0].id;
   // With the watermark the service reads first (explained below), so one statement is recorded.
   const filters = (clientId: string, page: number): ListFilters => ({
     clientId,
     desde: new Date(window.desde),
     hasta: new Date(window.hasta),
-    asOf,
     limit: 50,
     offset: (page - 1) * 50,
   });
   const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
   const B = label(clients.big.rows);
   const S = label(clients.small.rows);
-  const big1 = await serviceListingSql(filters(clients.big.id, 1));
-  const bigDeep = await serviceListingSql(filters(clients.big.id, deepPage));
-  const small1 = await serviceListingSql(filters(clients.small.id, 1));
+  const big1 = serviceListingSql(filters(clients.big.id, 1), asOf);
+  const bigDeep = serviceListingSql(filters(clients.big.id, deepPage), asOf);
+  const small1 = serviceListingSql(filters(clients.small.id, 1), asOf);
   // The boundary row of the deep page, as a client paging by keyset would hold it.
   const base = [clients.big.id, new Date(window.desde), new Date(window.hasta), asOf];
   const boundary = await pool.query<{ fecha_creacion: Date; id_transaccion: string }>(
@@ -135,13 +122,7 @@ export async function explainListing(
   const run = (name: string, q: { sql: string; params: unknown[] }) =>
     explain(pool, name, q.sql, q.params, { repeat });
   return [
-    await explain(
-      pool,
-      'watermark max(id_transaccion)',
-      'SELECT max(id_transaccion)::text AS id FROM recetas',
-      [],
-      { repeat },
-    ),
+    await explain(pool, 'watermark max(id_transaccion)', LATEST_ID_SQL, [], { repeat }),
     await run(
       `listar page 1 with its capped count (cap ${LIST_COUNT_CAP}) (service SQL), ${B} rows, 30 days`,
       big1,
@@ -168,12 +149,10 @@ export async function explainListing(
   ];
 }
 
-const hasTrigram = (normalized: string) => /[\p{L}\p{N}]{3}/u.test(normalized);
-
 /**
  * Reference: the search SQL before the cheaper ranking (same candidates, tiers and total), which
  * ranked every candidate by word_similarity() then similarity() inside each tier, and
- * materialised every candidate's API columns. Kept to show what SEARCH_SQL saves.
+ * materialised every candidate's API columns. Kept to show what the search SQL saves.
  */
 export const FORMER_SEARCH_SQL = `
   WITH hits AS (
@@ -210,13 +189,12 @@ export async function explainSearch(
   const out: ExplainEntry[] = [];
   for (const former of [false, true]) {
     for (const q of queries) {
-      const n = normalizeSearchText(q);
-      const like = escapeLike(n);
+      const statement = searchStatement(normalizeSearchText(q), 20, 0);
       const name = former ? `reference: former ranking, buscar q=${q}` : `buscar q=${q}`;
-      const sql = former ? FORMER_SEARCH_SQL : SEARCH_SQL;
+      const sql = former ? FORMER_SEARCH_SQL : statement.sql;
       out.push(
-        await explain(pool, name, sql, [n, `${like}%`, `%${like}%`, 20, 0], {
-          preferIndex: hasTrigram(n),
+        await explain(pool, name, sql, statement.params, {
+          preferIndex: statement.preferIndex !== undefined,
           repeat,
         }),
       );

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 
-/** A Node process under test (the service or the bare baseline), as the bench started it. */
+/** A Node process under test (the service, the baseline, the floor, the peer), as the bench started it. */
 export interface RunningProcess {
   name: string;
   pid: number;
+  /** The `node --version` it runs on. */
+  node: string;
   url: string;
   /** From spawn to the `listening on` line. */
   listenMs: number;
@@ -30,6 +31,9 @@ export interface StartOptions {
   cwd: string;
   env: Record<string, string>;
   nodeArgs?: string[];
+  /** The node binary (default: the bench's own) and its `--version`. */
+  execPath?: string;
+  nodeVersion?: string;
   /** Polled until it answers 200; omit to count the `listening on` line as ready. */
   readyPath?: string;
   timeoutMs?: number;
@@ -37,14 +41,18 @@ export interface StartOptions {
 
 const TAIL_BYTES = 16_384;
 
-/** Spawns `node [nodeArgs] script`, waits for `listening on http://…` and then for readiness. */
+/** Spawns `<execPath> [nodeArgs] script`, waits for `listening on http://…` and then for readiness. */
 export async function startNodeProcess(opts: StartOptions): Promise<RunningProcess> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], {
-    cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    opts.execPath ?? process.execPath,
+    [...(opts.nodeArgs ?? []), opts.script],
+    {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let bytes = 0;
   let tail = '';
   let url: string | undefined;
@@ -110,6 +118,7 @@ export async function startNodeProcess(opts: StartOptions): Promise<RunningProce
   return {
     name: opts.name,
     pid: child.pid as number,
+    node: opts.nodeVersion ?? process.version,
     url: base,
     listenMs,
     readyMs,
@@ -170,94 +179,6 @@ export function sampleRss(pid: number, intervalMs = 200): { stop(): RssStats } {
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** CPU time used, in cores (1.0 = one core busy for the whole window). */
-export interface CpuShare {
-  /** Every core of the machine, from /proc/stat. */
-  machine: number;
-  /** The process under load (service or baseline). */
-  target: number;
-  /** Every `postgres` process on the machine (other users' databases included). */
-  postgres: number;
-  /** This bench process (autocannon, the sandbox). */
-  bench: number;
-  /** The rest: other work on the machine while the run lasted (noise). */
-  other: number;
-}
-
-const CLK_TCK = 100;
-
-function machineTicks(): { busy: number; total: number } {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
-  const v = line.trim().split(/\s+/).slice(1).map(Number);
-  const idle = (v[3] ?? 0) + (v[4] ?? 0);
-  const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
-
-function procTicks(
-  pid: number | string,
-): { comm: string; ticks: number; reaped: number } | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = s.lastIndexOf(')');
-    const comm = s.slice(s.indexOf('(') + 1, close);
-    const f = s.slice(close + 2).split(' ');
-    // Fields after the command: state is [0], utime [11], stime [12], cutime [13], cstime [14].
-    return {
-      comm,
-      ticks: Number(f[11]) + Number(f[12]),
-      reaped: Number(f[13]) + Number(f[14]),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU of every `postgres` process so far: the live ones' own time plus the time of the
- * children the postmaster has reaped (`cutime`), so backends and parallel workers that exit
- * during a run are counted too: the difference of two readings is what PostgreSQL used.
- */
-function postgresTicks(): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const t = procTicks(pid);
-    if (t && t.comm === 'postgres') total += t.ticks + t.reaped;
-  }
-  return total;
-}
-
-/** Measures where the machine's CPU went between start and stop (Linux /proc). */
-export function sampleCpu(targetPid: number): { stop(): CpuShare } {
-  const started = performance.now();
-  const m0 = machineTicks();
-  const t0 = procTicks(targetPid)?.ticks ?? 0;
-  const pg0 = postgresTicks();
-  const b0 = process.cpuUsage();
-  const cores = os.cpus().length;
-  return {
-    stop() {
-      const seconds = (performance.now() - started) / 1000;
-      const m1 = machineTicks();
-      const t1 = procTicks(targetPid)?.ticks ?? t0;
-      const pg = postgresTicks() - pg0;
-      const b = process.cpuUsage(b0);
-      const machine = ((m1.busy - m0.busy) / Math.max(m1.total - m0.total, 1)) * cores;
-      const target = (t1 - t0) / CLK_TCK / seconds;
-      const postgres = pg / CLK_TCK / seconds;
-      const bench = (b.user + b.system) / 1e6 / seconds;
-      return {
-        machine: round2(machine),
-        target: round2(target),
-        postgres: round2(postgres),
-        bench: round2(bench),
-        other: round2(Math.max(0, machine - target - postgres - bench)),
-      };
-    },
-  };
-}
-
 export interface HeapStats {
   used_mb: number;
   total_mb: number;
@@ -281,28 +202,5 @@ export async function heapOf(baseUrl: string): Promise<HeapStats | undefined> {
     };
   } catch {
     return undefined;
-  }
-}
-
-/**
- * The machine is shared (other engineers' builds and test suites run on the same 2 cores):
- * before a measured run, wait until the whole machine has been nearly idle for a second
- * (busy ≤ `thresholdCores`; the bench's own processes are idle between runs), for at most
- * `maxWaitS`. Returns how long it waited and the last busy reading.
- */
-export async function waitQuiet(
-  maxWaitS: number,
-  thresholdCores = 0.3,
-): Promise<{ waited_s: number; busy_cores: number; quiet: boolean }> {
-  const started = performance.now();
-  const cores = os.cpus().length;
-  for (;;) {
-    const a = machineTicks();
-    await delay(1000);
-    const b = machineTicks();
-    const busy = round2(((b.busy - a.busy) / Math.max(b.total - a.total, 1)) * cores);
-    const waited = round1((performance.now() - started) / 1000);
-    if (busy <= thresholdCores) return { waited_s: waited, busy_cores: busy, quiet: true };
-    if (waited >= maxWaitS) return { waited_s: waited, busy_cores: busy, quiet: false };
   }
 }

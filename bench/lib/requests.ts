@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { buildCuir } from '../../src/cuir/cuir-format.js';
 import type { RequestFactory } from './load.js';
 
 let seq = 0;
@@ -11,26 +10,19 @@ const runTag = String(Date.now() % 1e9).padStart(9, '0');
  */
 export function uniqueCuir(): string {
   const groupId = `1${runTag}${String(++seq).padStart(15, '0')}`;
-  return buildCuir({
-    platform: '0001',
-    repository: '0001',
-    jurisdiction: '02',
-    prescriptionType: '01',
-    medicationType: '02',
-    groupId,
-    itemId: '01',
-  });
+  // platform 0001, repository 0001, jurisdiction 02, medication (01) bajo receta (02), item 01
+  return `00010001020102${groupId}01`;
 }
 
 /** The registration body of test/support/recetas.ts (Laura Gómez, licence 123456 in 02). */
-export function registrationBody(): string {
+export function registrationBody(cuir = uniqueCuir()): string {
   const n = ++seq;
   return JSON.stringify({
     documento_paciente: '30111222',
     matricula_profesional: '123456',
     refeps_id: '8123456',
     locacion: 'Hospital de Clínicas, consultorio 12',
-    cuir: uniqueCuir(),
+    cuir,
     id_de_receta: `RX-${runTag}-${n}`,
     nombre_medicamento: 'Ibuprofeno',
     fecha_creacion: new Date(Date.now() - 60_000).toISOString(),
@@ -38,18 +30,28 @@ export function registrationBody(): string {
   });
 }
 
-/** POST /v1/recetas/registrar with a unique CUIR and a unique Idempotency-Key each time. */
-export function registrar(headers: Record<string, string>): RequestFactory {
-  return () => ({
-    method: 'POST',
-    path: '/v1/recetas/registrar',
-    headers: {
-      ...headers,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: registrationBody(),
-  });
+/**
+ * POST /v1/recetas/registrar with a unique CUIR and a unique Idempotency-Key each time;
+ * `onCuir` learns each CUIR sent (the dispensar scenario keeps them to dispense).
+ */
+export function registrar(
+  headers: Record<string, string>,
+  onCuir?: (cuir: string) => void,
+): RequestFactory {
+  return () => {
+    const cuir = uniqueCuir();
+    onCuir?.(cuir);
+    return {
+      method: 'POST',
+      path: '/v1/recetas/registrar',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: registrationBody(cuir),
+    };
+  };
 }
 
 /** The 30-day window every listing asks for: the 30 days up to the bench's start (plus a margin). */
@@ -129,4 +131,47 @@ export function verificar(headers: Record<string, string>): RequestFactory {
     headers: { ...headers, 'content-type': 'application/json' },
     body,
   });
+}
+
+/** GET /v1/recetas/verificar/{cuir} (SPEC 3), a CUIR from `next` each time. */
+export function verificarCuir(headers: Record<string, string>, next: () => string): RequestFactory {
+  return () => ({ method: 'GET', path: `/v1/recetas/verificar/${next()}`, headers });
+}
+
+/** A CUIT (11 digits) with a valid check digit (weights 5432765432, mod 11; 10 is never one). */
+export function validCuit(prefix = '30', body = 71234567): string {
+  for (let n = body; ; n++) {
+    const digits = `${prefix}${String(n).padStart(8, '0')}`;
+    const sum = [...digits].reduce(
+      (a, d, i) => a + Number(d) * [5, 4, 3, 2, 7, 6, 5, 4, 3, 2][i],
+      0,
+    );
+    const check = (11 - (sum % 11)) % 11;
+    if (check !== 10) return `${digits}${check}`;
+  }
+}
+
+/**
+ * POST /v1/dispensas (SPEC 7): dispenses item 1 (all its units) of the prescription `next`
+ * gives, as a pharmacy with a valid CUIT.
+ */
+export function dispensar(headers: Record<string, string>, next: () => string): RequestFactory {
+  const farmacia = { cuit: validCuit(), nombre: 'Farmacia Bench' };
+  return () => ({
+    method: 'POST',
+    path: '/v1/dispensas',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      cuir: next(),
+      farmacia,
+      fecha_dispensa: new Date().toISOString(),
+      items: [{ item: 1, cantidad: 2 }],
+    }),
+  });
+}
+
+/** GET /v1/recetas/{id}/documento (SPEC 8): the PDFs of `ids`, in rotation. */
+export function documento(headers: Record<string, string>, ids: string[]): RequestFactory {
+  let n = 0;
+  return () => ({ method: 'GET', path: `/v1/recetas/${ids[n++ % ids.length]}/documento`, headers });
 }

@@ -36,6 +36,10 @@ export class ApiClientEntity {
   @Column('boolean', { name: 'cuir_rules' })
   cuirRules: boolean;
 
+  /** The prescribing-platform id the ministry assigned this client; null: CUIR_PLATFORM_ID. */
+  @Column('char', { name: 'cuir_platform_id', length: 4, nullable: true })
+  cuirPlatformId: string | null;
+
   @Column('boolean')
   active: boolean;
 

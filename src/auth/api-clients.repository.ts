@@ -24,6 +24,11 @@ export class ApiClientsRepository {
     return this.repo.findOneBy({ name, active: true });
   }
 
+  /** Whether any client, active or revoked, was ever given this name. */
+  existsByName(name: string): Promise<boolean> {
+    return this.repo.existsBy({ name });
+  }
+
   findByIds(ids: string[]): Promise<ApiClientEntity[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ id: In(ids) });
   }

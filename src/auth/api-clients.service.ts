@@ -1,20 +1,25 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../common/crypto/secret-box.js';
-import { webhookRules, webhookUrlProblem } from '../webhooks/webhook-url-policy.js';
+import { allScopes, isScope, Scope } from '../common/http/access.js';
+import { InjectSettings } from '../config/settings.js';
+import { webhookUrlProblem } from '../webhooks/webhook-url-policy.js';
+import { webhooksSettings } from '../webhooks/webhooks.slice.js';
+import type { WebhooksSettings } from '../webhooks/webhooks.slice.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
-import { APP_CONFIG } from '../config/config.module.js';
-import type { AppConfig } from '../config/app-config.js';
 import { ApiClientEntity } from './api-client.entity.js';
 import { ApiClientsRepository } from './api-clients.repository.js';
 import { hashSecret, newClientKey, newClientSecret } from './credentials.js';
-import { isScope, Scope, SCOPES } from './scopes.js';
+import { authSettings } from './auth.settings.js';
+import type { AuthSettings } from './auth.settings.js';
 
 export interface ClientSettings {
   scopes?: Scope[];
   rateLimitPerMinute?: number;
   cuirUniqueness?: boolean;
   cuirRules?: boolean;
+  /** 4 digits: the client's prescribing-platform id in its CUIRs; null: CUIR_PLATFORM_ID. */
+  cuirPlatformId?: string | null;
   /** A URL sets (or replaces) the webhook and issues a new signing secret; null removes it. */
   webhookUrl?: string | null;
 }
@@ -28,6 +33,8 @@ export interface ClientView {
   rate_limit_per_minute: number;
   cuir_uniqueness: boolean;
   cuir_rules: boolean;
+  /** null: the service's CUIR_PLATFORM_ID. */
+  cuir_platform_id: string | null;
   active: boolean;
   rotating: boolean;
   created_at: string;
@@ -48,7 +55,7 @@ export const DEMO_CLIENT_NAME = 'demo';
 
 /** Parses "all" or a comma list of scopes; refuses unknown ones by name. */
 export function parseScopes(list: string): Scope[] {
-  if (list.trim() === 'all') return [...SCOPES];
+  if (list.trim() === 'all') return allScopes();
   const scopes = list
     .split(',')
     .map((s) => s.trim())
@@ -57,7 +64,7 @@ export function parseScopes(list: string): Scope[] {
   if (unknown.length > 0 || scopes.length === 0) {
     throw new DomainError(
       'VALIDATION_FAILED',
-      `Unknown scope(s): ${unknown.join(', ') || '(none given)'}; known: ${SCOPES.join(', ')}, or all`,
+      `Unknown scope(s): ${unknown.join(', ') || '(none given)'}; known: ${allScopes().join(', ')}, or all`,
     );
   }
   return [...new Set(scopes)] as Scope[];
@@ -70,9 +77,10 @@ export class ApiClientsService {
 
   constructor(
     private readonly clients: ApiClientsRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(authSettings) private readonly settings: AuthSettings,
+    @InjectSettings(webhooksSettings) private readonly webhooks: WebhooksSettings,
   ) {
-    this.webhookBox = new SecretBox(config.auth.secretPepper, 'webhook-signing-secret');
+    this.webhookBox = new SecretBox(settings.secretPepper, 'webhook-signing-secret');
   }
 
   async create(name: string, settings: ClientSettings): Promise<IssuedCredentials> {
@@ -88,10 +96,10 @@ export class ApiClientsService {
         secretHash: this.hash(key, secret),
         nextSecretHash: null,
         scopes: settings.scopes ?? [],
-        rateLimitPerMinute:
-          settings.rateLimitPerMinute ?? this.config.auth.defaultRateLimitPerMinute,
+        rateLimitPerMinute: settings.rateLimitPerMinute ?? this.settings.defaultRateLimitPerMinute,
         cuirUniqueness: settings.cuirUniqueness ?? true,
         cuirRules: settings.cuirRules ?? false,
+        cuirPlatformId: platformId(settings.cuirPlatformId) ?? null,
         active: true,
       }),
     );
@@ -109,12 +117,14 @@ export class ApiClientsService {
       client.rateLimitPerMinute = settings.rateLimitPerMinute;
     if (settings.cuirUniqueness !== undefined) client.cuirUniqueness = settings.cuirUniqueness;
     if (settings.cuirRules !== undefined) client.cuirRules = settings.cuirRules;
+    if (settings.cuirPlatformId !== undefined)
+      client.cuirPlatformId = platformId(settings.cuirPlatformId) ?? null;
     let webhookSecret: string | undefined;
     if (settings.webhookUrl === null) {
       client.webhookUrl = null;
       client.webhookSecretEnc = null;
     } else if (settings.webhookUrl !== undefined) {
-      const problem = await webhookUrlProblem(settings.webhookUrl, webhookRules(this.config));
+      const problem = await webhookUrlProblem(settings.webhookUrl, this.webhooks);
       if (problem) {
         throw new DomainError('VALIDATION_FAILED', `Webhook URL refused: it ${problem}`, [
           { field: 'webhook_url', issue: problem },
@@ -173,16 +183,20 @@ export class ApiClientsService {
   }
 
   /**
-   * The embedded-mode demo client: every scope, and a fresh secret at every start so the
-   * banner can always print working credentials (only the hash is ever stored).
+   * The embedded-mode demo client: created once with every scope, then left as the operator
+   * keeps it — its scopes are not widened again, and a revoked demo client is not replaced.
+   * It gets a fresh secret at every start so the banner can print working credentials (only
+   * the hash is ever stored). Null when it was revoked.
    */
-  async ensureDemoClient(): Promise<IssuedCredentials> {
+  async ensureDemoClient(): Promise<IssuedCredentials | null> {
     const existing = await this.clients.findActiveByName(DEMO_CLIENT_NAME);
-    if (!existing) return this.create(DEMO_CLIENT_NAME, { scopes: [...SCOPES] });
+    if (!existing) {
+      if (await this.clients.existsByName(DEMO_CLIENT_NAME)) return null;
+      return this.create(DEMO_CLIENT_NAME, { scopes: allScopes() });
+    }
     const secret = newClientSecret();
     existing.secretHash = this.hash(existing.key, secret);
     existing.nextSecretHash = null;
-    existing.scopes = [...SCOPES];
     return { client: toView(await this.clients.save(existing)), key: existing.key, secret };
   }
 
@@ -193,8 +207,19 @@ export class ApiClientsService {
   }
 
   private hash(key: string, secret: string): string {
-    return hashSecret(this.config.auth.secretPepper, key, secret);
+    return hashSecret(this.settings.secretPepper, key, secret);
   }
+}
+
+/** A CUIR platform id is exactly 4 digits (Res. MS 2214/2025 Annex IV); null clears it. */
+function platformId(id: string | null | undefined): string | null | undefined {
+  if (id === undefined || id === null) return id;
+  if (!/^\d{4}$/.test(id)) {
+    throw new DomainError('VALIDATION_FAILED', 'The CUIR platform id must be exactly 4 digits', [
+      { field: 'cuir_platform_id', issue: 'must be exactly 4 digits' },
+    ]);
+  }
+  return id;
 }
 
 function toView(c: ApiClientEntity): ClientView {
@@ -206,6 +231,7 @@ function toView(c: ApiClientEntity): ClientView {
     rate_limit_per_minute: c.rateLimitPerMinute,
     cuir_uniqueness: c.cuirUniqueness,
     cuir_rules: c.cuirRules,
+    cuir_platform_id: c.cuirPlatformId,
     active: c.active,
     rotating: c.nextSecretHash !== null,
     created_at: c.createdAt.toISOString(),

@@ -1,34 +1,57 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainError } from '../common/errors/domain-error.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { authSettings } from './auth.settings.js';
+import type { AuthSettings } from './auth.settings.js';
 
 /**
- * Slows down credential guessing: after AUTH_FAILURES_PER_MINUTE failed authentications from
- * one address, further attempts from it are refused with 429 before any secret is checked.
- * Counted per instance (a guess needs far more attempts than instances can multiply).
+ * Every key an address tries counts against this many times AUTH_FAILURES_PER_MINUTE of
+ * failures in all: it bounds the counters one address can create by sending new keys.
+ */
+const ADDRESS_CEILING_FACTOR = 10;
+
+/**
+ * Slows down credential guessing without locking anyone else out. Only failed
+ * authentications are counted, per client address and presented key: after
+ * AUTH_FAILURES_PER_MINUTE of them, that key from that address is answered 429 instead of
+ * 401. A request with valid credentials is never refused, so a valid client sharing the
+ * address (a proxy, a NAT) — or owning the key being guessed at — keeps working. Counted per
+ * instance (a guess needs far more attempts than instances can multiply).
  */
 @Injectable()
 export class AuthFailureLimiter {
-  private readonly failures: RateLimiterMemory;
+  private readonly byKey: RateLimiterMemory;
+  private readonly byAddress: RateLimiterMemory;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.failures = new RateLimiterMemory({
-      points: config.auth.failuresPerMinute,
+  constructor(@InjectSettings(authSettings) settings: AuthSettings) {
+    const points = settings.failuresPerMinute;
+    this.byKey = new RateLimiterMemory({ points, duration: 60, keyPrefix: 'auth-fail' });
+    this.byAddress = new RateLimiterMemory({
+      points: points * ADDRESS_CEILING_FACTOR,
       duration: 60,
-      keyPrefix: 'auth-fail',
+      keyPrefix: 'auth-fail-address',
     });
   }
 
-  /** Throws 429 when this address has used up its failures. */
-  async assertAllowed(address: string): Promise<void> {
-    const state = await this.failures.get(address);
-    if (state && state.consumedPoints >= this.config.auth.failuresPerMinute) throw limited(state);
-  }
-
-  async recordFailure(address: string): Promise<void> {
-    await this.failures.penalty(address, 1);
+  /**
+   * For a request whose credentials failed: throws 429 when this address has used up its
+   * failures with this key (or with all keys together), else counts this one and returns, so
+   * the caller answers 401. `key` is the X-API-Key presented, or undefined for none.
+   */
+  async failed(address: string, key: string | undefined): Promise<void> {
+    // A digest: presented keys are up to 200 characters of anything, and are only compared.
+    const pair = `${address} ${key === undefined ? '-' : createHash('sha256').update(key).digest('base64url')}`;
+    for (const [limiter, id] of [
+      [this.byAddress, address],
+      [this.byKey, pair],
+    ] as const) {
+      const state = await limiter.get(id);
+      if (state && state.consumedPoints >= limiter.points) throw limited(state);
+    }
+    await this.byAddress.penalty(address, 1);
+    await this.byKey.penalty(pair, 1);
   }
 }
 

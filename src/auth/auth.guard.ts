@@ -4,14 +4,15 @@ import { DomainError } from '../common/errors/domain-error.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { AuthService } from './auth.service.js';
-import { PUBLIC_KEY, Scope, SCOPES_KEY } from './scopes.js';
+import { PUBLIC_KEY, Scope, SCOPES_KEY } from '../common/http/access.js';
 
 const MAX_HEADER_LENGTH = 200;
 
 /**
  * Global guard: both credential headers, a valid and active client, and the route's scope.
- * One answer (401 UNAUTHENTICATED) for every credential problem, so it is no oracle.
- * Routes must opt out explicitly with @Public().
+ * One answer (401 UNAUTHENTICATED) for every credential problem, so it is no oracle; 429
+ * instead once the address has failed too often with the key (AuthFailureLimiter), which
+ * valid credentials never meet. Routes must opt out explicitly with @Public().
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -26,14 +27,14 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
 
     const req = context.switchToHttp().getRequest<RequestWithContext>();
-    const address = req.socket.remoteAddress ?? 'unknown';
-    await this.failures.assertAllowed(address);
     const key = req.headers['x-api-key'];
     const secret = req.headers['x-api-secret'];
     const client =
       isHeader(key) && isHeader(secret) ? await this.auth.authenticate(key, secret) : null;
     if (!client) {
-      await this.failures.recordFailure(address);
+      // req.ip: the peer, or the client X-Forwarded-For names through a TRUST_PROXY proxy.
+      const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      await this.failures.failed(address, isHeader(key) ? key : undefined);
       throw unauthenticated();
     }
     req.apiClient = client;

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { authSettings } from './auth.settings.js';
+import type { AuthSettings } from './auth.settings.js';
 import { ApiClientEntity } from './api-client.entity.js';
 import { ApiClientsRepository } from './api-clients.repository.js';
 import { secretMatches } from './credentials.js';
@@ -12,16 +13,26 @@ interface CachedLookup {
   /** null: no active client has this key (cached too, so unknown keys cost the same). */
   client: ApiClientEntity | null;
   expiresAt: number;
+  /** When the row was read: a failed check re-reads it only if it is older than REREAD_MS. */
+  loadedAt: number;
 }
 
 /** last_used_at is bookkeeping: written at most this often per client. */
 const TOUCH_INTERVAL_MS = 60_000;
 const MAX_CACHE_ENTRIES = 10_000;
+/**
+ * A failed check against a cached row re-reads it, at most this often per key: enough for a
+ * secret issued meanwhile (`clients rotate`, another process) to work at once, while a stream
+ * of wrong secrets for one key costs at most a few indexed reads a second.
+ */
+const REREAD_MS = 250;
 
 /**
  * Verifies X-API-Key / X-API-Secret on the hot path. Client rows are cached for a few seconds
- * (AUTH_CACHE_TTL_MS), so a revocation or rotation bites within that time on every instance;
- * the secret itself is checked on every request against the cached hashes, in constant time.
+ * (AUTH_CACHE_TTL_MS), so a revocation or a finished rotation bites within that time on every
+ * instance; the secret itself is checked on every request against the cached hashes, in
+ * constant time. A check that fails against a cached row reads the row again before answering
+ * 401, so a newly issued secret (or key) works on its first request.
  */
 @Injectable()
 export class AuthService {
@@ -32,19 +43,21 @@ export class AuthService {
 
   constructor(
     private readonly clients: ApiClientsRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(authSettings) private readonly settings: AuthSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
     this.log = logger.child({ component: 'auth' });
   }
 
   async authenticate(key: string, secret: string): Promise<AuthenticatedClient | null> {
-    const client = await this.lookup(key);
-    const hashes = client
-      ? [client.secretHash, ...(client.nextSecretHash ? [client.nextSecretHash] : [])]
-      : [DUMMY_HASH];
-    // Hash even for unknown keys, so timing does not reveal which keys exist.
-    const ok = secretMatches(this.config.auth.secretPepper, key, secret, hashes);
+    let entry = await this.lookup(key, false);
+    let ok = this.matches(entry.client, key, secret);
+    // Unknown keys take the same path as wrong secrets, so timing tells them apart no better.
+    if (!ok && Date.now() - entry.loadedAt >= REREAD_MS) {
+      entry = await this.lookup(key, true);
+      ok = this.matches(entry.client, key, secret);
+    }
+    const client = entry.client;
     if (!client || !ok || !client.active) return null;
     this.touch(client.id);
     return {
@@ -54,13 +67,23 @@ export class AuthService {
       rateLimitPerMinute: client.rateLimitPerMinute,
       cuirUniqueness: client.cuirUniqueness,
       cuirRules: client.cuirRules,
+      cuirPlatformId: client.cuirPlatformId,
     };
   }
 
-  private async lookup(key: string): Promise<ApiClientEntity | null> {
+  private matches(client: ApiClientEntity | null, key: string, secret: string): boolean {
+    const hashes = client
+      ? [client.secretHash, ...(client.nextSecretHash ? [client.nextSecretHash] : [])]
+      : [DUMMY_HASH];
+    // Hash even for unknown keys, so timing does not reveal which keys exist.
+    return secretMatches(this.settings.secretPepper, key, secret, hashes);
+  }
+
+  /** The key's row from the cache, or from the database when `reread` or not cached. */
+  private async lookup(key: string, reread: boolean): Promise<CachedLookup> {
     const now = Date.now();
     const hit = this.cache.get(key);
-    if (hit && hit.expiresAt > now) return hit.client;
+    if (!reread && hit && hit.expiresAt > now) return hit;
     // Single flight: a burst of requests for one key makes one query.
     let pending = this.inflight.get(key);
     if (!pending) {
@@ -69,8 +92,9 @@ export class AuthService {
     }
     const client = await pending;
     if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-    this.cache.set(key, { client, expiresAt: now + this.config.auth.cacheTtlMs });
-    return client;
+    const entry = { client, expiresAt: now + this.settings.cacheTtlMs, loadedAt: Date.now() };
+    this.cache.set(key, entry);
+    return entry;
   }
 
   private touch(id: string): void {

@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import {
@@ -10,8 +10,9 @@ import {
 import { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { authSettings } from './auth.settings.js';
+import type { AuthSettings } from './auth.settings.js';
 
 const WINDOW_SECONDS = 60;
 
@@ -27,7 +28,7 @@ export class ClientRateLimitGuard implements CanActivate {
   private readonly limiters = new Map<number, RateLimiterAbstract>();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(authSettings) private readonly settings: AuthSettings,
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
@@ -59,7 +60,7 @@ export class ClientRateLimitGuard implements CanActivate {
     if (!limiter) {
       const opts = { points, duration: WINDOW_SECONDS, keyPrefix: `client${points}` };
       limiter =
-        this.config.auth.rateLimitStore === 'postgres'
+        this.settings.rateLimitStore === 'postgres'
           ? new RateLimiterPostgres({
               ...opts,
               storeClient: this.db,

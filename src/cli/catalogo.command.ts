@@ -2,7 +2,6 @@ import { HttpService } from '@nestjs/axios';
 import axios from 'axios';
 import { Command } from 'commander';
 import pino from 'pino';
-import { startSandbox } from '../../sandbox/server.js';
 import { createRootLogger } from '../common/logging/logger.js';
 import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
 import { type AppConfig, withSandbox } from '../config/app-config.js';
@@ -11,7 +10,10 @@ import { CatalogoSyncMetrics } from '../medicamentos/catalogo-sync.metrics.js';
 import { CatalogoSyncService, type SyncResult } from '../medicamentos/catalogo-sync.service.js';
 import { MedicamentosRepository } from '../medicamentos/medicamentos.repository.js';
 import { MirrorSyncRepository } from '../medicamentos/mirror-sync.repository.js';
-import { MetricsService } from '../metrics/metrics.service.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
+import { CatalogoSyncStateEntity } from '../medicamentos/entities/catalogo-sync-state.entity.js';
+import { MedicamentoEntity } from '../medicamentos/entities/medicamento.entity.js';
+import { medicamentosSettings } from '../medicamentos/medicamentos.slice.js';
 import { openCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
@@ -40,12 +42,13 @@ async function withCatalogoSync<T>(
   fn: (sync: CatalogoSyncService) => Promise<T>,
 ): Promise<T> {
   const logger = createRootLogger(initial.logLevel, pino.destination(2));
-  const sandbox = initial.registries.catalogoBaseUrl
+  // The emulated catalogue, loaded only when no real one is configured (never in production).
+  const sandbox = initial.upstreams.catalogoBaseUrl
     ? undefined
-    : await startSandbox({ port: 0, quiet: true });
+    : await import('../../sandbox/server.js').then((s) => s.startSandbox({ port: 0, quiet: true }));
   const config = sandbox ? withSandbox(initial, sandbox.url) : initial;
   try {
-    const db = await openCliDatabase(config, []);
+    const db = await openCliDatabase(config, [MedicamentoEntity, CatalogoSyncStateEntity]);
     try {
       const metrics = new MetricsService();
       const writer = new MirrorSyncRepository(db.dataSource);
@@ -59,7 +62,7 @@ async function withCatalogoSync<T>(
         new MedicamentosRepository(db.dataSource),
         client,
         new CatalogoSyncMetrics(metrics, writer),
-        config,
+        config.settings(medicamentosSettings),
         logger,
       );
       return await fn(sync);

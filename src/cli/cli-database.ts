@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import { readRunningServer, startEmbeddedPostgres } from '../database/embedded-postgres.js';
 import { runMigrations } from '../database/migrate.js';
+import { MIGRATIONS } from '../../migrations/index.js';
 
 type Entity = Function | EntitySchema; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
 
@@ -30,7 +31,7 @@ export async function openCliDatabase(config: AppConfig, entities: Entity[]): Pr
     }
   }
   try {
-    await runMigrations(url);
+    await runMigrations(url, MIGRATIONS);
     const dataSource = new DataSource({ ...dataSourceOptions(url, 1), entities });
     await dataSource.initialize();
     return {

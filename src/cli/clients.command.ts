@@ -20,12 +20,19 @@ const positiveInt = (value: string): number => {
   return Number(value);
 };
 
+const platformIdFlag = (value: string): string => {
+  if (value !== 'none' && !/^\d{4}$/.test(value))
+    throw new InvalidArgumentError('expected 4 digits, or none');
+  return value;
+};
+
 interface SettingsFlags {
   webhookUrl?: string;
   scopes?: string;
   rateLimit?: number;
   cuirUniqueness?: boolean;
   cuirRules?: boolean;
+  platformId?: string;
   json?: boolean;
 }
 
@@ -41,6 +48,7 @@ function settingsFrom(flags: SettingsFlags): ClientSettings {
     rateLimitPerMinute: flags.rateLimit,
     cuirUniqueness: flags.cuirUniqueness,
     cuirRules: flags.cuirRules,
+    cuirPlatformId: flags.platformId === 'none' ? null : flags.platformId,
   };
 }
 
@@ -49,6 +57,11 @@ const withSettingsFlags = (cmd: Command) =>
     .option('--rate-limit <n>', 'requests per minute', positiveInt)
     .option('--cuir-uniqueness <on|off>', 'refuse a second CUIR for the same groupId+itemId', onOff)
     .option('--cuir-rules <on|off>', 'enforce the type/subtype compatibility rules', onOff)
+    .option(
+      '--platform-id <NNNN|none>',
+      "the client's prescribing-platform id in its CUIRs (none: CUIR_PLATFORM_ID)",
+      platformIdFlag,
+    )
     .option('--json', 'print one JSON object on stdout');
 
 /** `clients …`: the credentials tool of SPEC 2. `run` supplies the service on an open database. */
@@ -63,7 +76,10 @@ export function clientsCommand(
       .command('create')
       .description('create a client; prints its key and secret (the secret is shown only now)')
       .requiredOption('--name <name>', 'client (provider platform) name')
-      .requiredOption('--scopes <list>', `comma-separated scopes, or "all"`),
+      .requiredOption(
+        '--scopes <list>',
+        'comma-separated scopes, or "all" (a pharmacy: recetas:verify,dispensas:write)',
+      ),
   ).action((flags: SettingsFlags & { name: string }) =>
     run(async (svc) =>
       printIssued(out, await svc.create(flags.name, settingsFrom(flags)), flags.json),
@@ -143,5 +159,5 @@ function printView(out: Output, view: ClientView, json?: boolean): void {
 
 function describe(c: ClientView): string {
   const state = c.active ? (c.rotating ? 'active, rotating' : 'active') : 'revoked';
-  return `${c.name} (${c.id}) key=${c.key} [${state}] scopes=${c.scopes.join(',') || '-'} rate=${c.rate_limit_per_minute}/min cuir-uniqueness=${c.cuir_uniqueness ? 'on' : 'off'} cuir-rules=${c.cuir_rules ? 'on' : 'off'}`;
+  return `${c.name} (${c.id}) key=${c.key} [${state}] scopes=${c.scopes.join(',') || '-'} rate=${c.rate_limit_per_minute}/min cuir-uniqueness=${c.cuir_uniqueness ? 'on' : 'off'} cuir-rules=${c.cuir_rules ? 'on' : 'off'} platform-id=${c.cuir_platform_id ?? 'default'}`;
 }

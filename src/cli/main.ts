@@ -4,19 +4,29 @@ import { ApiClientEntity } from '../auth/api-client.entity.js';
 import { ApiClientsRepository } from '../auth/api-clients.repository.js';
 import { ApiClientsService } from '../auth/api-clients.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { ConfigError, loadConfig } from '../config/app-config.js';
+import { authSettings } from '../auth/auth.settings.js';
+import { ConfigError } from '../config/app-config.js';
+import { loadAppConfig } from '../slices.js';
+import { webhooksSettings } from '../webhooks/webhooks.slice.js';
 import { openCliDatabase } from './cli-database.js';
 import { catalogoCommand } from './catalogo.command.js';
+import { auditoriaCommand } from './auditoria.command.js';
 import { clientsCommand } from './clients.command.js';
 import { processOutput as out } from './output.js';
 
 async function main(argv: string[]): Promise<number> {
-  const config = loadConfig(process.env);
+  const config = loadAppConfig(process.env);
   const withClients = async (fn: (svc: ApiClientsService) => Promise<unknown>) => {
     const db = await openCliDatabase(config, [ApiClientEntity]);
     try {
       const repo = new ApiClientsRepository(db.dataSource.getRepository(ApiClientEntity));
-      await fn(new ApiClientsService(repo, config));
+      await fn(
+        new ApiClientsService(
+          repo,
+          config.settings(authSettings),
+          config.settings(webhooksSettings),
+        ),
+      );
     } finally {
       await db.close();
     }
@@ -29,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
     });
   program.addCommand(clientsCommand(withClients, out));
   program.addCommand(catalogoCommand(config, out));
+  program.addCommand(auditoriaCommand(config, out));
   await program.parseAsync(argv);
   return 0;
 }

@@ -1,17 +1,21 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { AppConfig } from './app-config.js';
+import type { AppConfig } from './app-config.js';
 
-/** DI token of the validated AppConfig. */
+/** DI token of the validated AppConfig (core settings; a module injects its own with InjectSettings). */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 @Global()
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const slices = config.slices.map((slice) => ({
+      provide: slice.token,
+      useValue: Object.freeze(config.settings(slice)),
+    }));
     return {
       module: ConfigModule,
-      providers: [{ provide: APP_CONFIG, useValue: Object.freeze(config) }],
-      exports: [APP_CONFIG],
+      providers: [{ provide: APP_CONFIG, useValue: Object.freeze(config) }, ...slices],
+      exports: [APP_CONFIG, ...slices.map((s) => s.provide)],
     };
   }
 }

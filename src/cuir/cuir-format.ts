@@ -46,14 +46,6 @@ export const SUBTYPES_BY_TYPE: Readonly<Record<string, readonly string[]>> = Obj
   '03': Object.freeze(['00']),
 });
 
-/** Dispensing conditions, the meaning of the subtype when the type is `01` (medication). */
-export const DISPENSING_CONDITIONS: Readonly<Record<string, string>> = Object.freeze({
-  '01': 'libre',
-  '02': 'bajo receta',
-  '03': 'bajo receta archivada',
-  '04': 'legalmente restringido',
-});
-
 export interface CuirIssue {
   field: string;
   issue: string;
@@ -240,9 +232,4 @@ export function parseCuir(s: string): CuirParseResult {
     return { ok: false, issues: componentIssues.map(({ field, issue }) => ({ field, issue })) };
   }
   return { ok: true, components };
-}
-
-/** Convenience for validators: the registration-time structural check as a boolean. */
-export function isStructurallyValidCuir(s: string): boolean {
-  return parseCuir(s).ok;
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Scopes } from '../auth/scopes.js';
+import { RequireScope } from '../common/http/access.js';
 import { CurrentClient } from '../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { ApiEnveloped, ApiErrors, ApiScope } from '../openapi/api-responses.js';
+import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { CuirService } from './cuir.service.js';
 import { GenerateCuirDto, GeneratedCuirDto } from './dto/generate-cuir.dto.js';
 
@@ -14,15 +14,17 @@ export class CuirController {
 
   @Post('generar')
   @HttpCode(201)
-  @Scopes('cuir:write')
-  @ApiScope('cuir:write')
+  @RequireScope('cuir:write')
   @ApiOperation({
     summary: 'Generate a CUIR (scope cuir:write)',
     description:
-      "Builds the 41-digit CUIR of Res. MS 2214/2025 Annex IV: platform + repository (this service, from configuration) + state + prescriptionType + medicationType + groupId + itemId. Every issuance is recorded. With the client's uniqueness policy on (default), a second request for the same groupId+itemId answers 409 CUIR_ALREADY_ISSUED; off, the same input returns the same CUIR. Note: registration requires a structurally valid CUIR (subtype valid for its type), so a CUIR generated with local rules off and an unlisted subtype cannot be registered.",
+      "Builds the 41-digit CUIR of Res. MS 2214/2025 Annex IV: platform (the calling client's prescribing-platform id, set with the credentials tool's --platform-id; CUIR_PLATFORM_ID when unset) + repository (this service's CUIR_REPOSITORY_ID) + state + prescriptionType + medicationType + groupId + itemId. Every issuance is recorded, and a CUIR belongs to the client it was first issued to: one already issued to another client answers 409 CUIR_ALREADY_ISSUED whatever the policy. With the client's uniqueness policy on (default), a second request for the same groupId+itemId answers 409 CUIR_ALREADY_ISSUED; off, the same input returns the same CUIR. Note: registration requires a structurally valid CUIR (subtype valid for its type), so a CUIR generated with local rules off and an unlisted subtype cannot be registered.",
   })
   @ApiEnveloped(201, GeneratedCuirDto)
-  @ApiErrors({ 409: 'CUIR_ALREADY_ISSUED', 422: 'CUIR_RULES_VIOLATED (local rules on)' })
+  @ApiErrors({
+    409: 'CUIR_ALREADY_ISSUED (groupId+itemId issued already under the policy, or the CUIR issued to another client)',
+    422: 'CUIR_RULES_VIOLATED (local rules on)',
+  })
   generate(
     @CurrentClient() client: AuthenticatedClient,
     @Body() dto: GenerateCuirDto,

@@ -1,28 +1,46 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../common/database-errors.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { cuirSettings } from './cuir.slice.js';
+import type { CuirSettings } from './cuir.slice.js';
 import { buildCuir, CuirComponents, typeSubtype, validateComponents } from './cuir-format.js';
+import { cuirDigitsProblem } from './cuir-ownership.js';
+import { issuedToAnotherSql } from './cuir-ownership.sql.js';
 import type { GenerateCuirDto, GeneratedCuirDto } from './dto/generate-cuir.dto.js';
 import { IssuedCuirsRepository, UNIQUE_GROUP_ITEM_INDEX } from './issued-cuirs.repository.js';
 
 /** API field names of the components, for error details. */
 const REQUEST_FIELD: Record<string, string> = { jurisdiction: 'state' };
 
-/** CUIR generation (SPEC 3): format from the pure module, policies per client, the ledger. */
+const alreadyIssued = (message: string) => new DomainError('CUIR_ALREADY_ISSUED', message);
+
+/**
+ * Checked before the duplicate check (SPEC 3): another client's CUIR gets this answer whether
+ * or not its owner has registered it yet, so the answer tells nothing about registrations.
+ */
+const notOwned = (issue: string) =>
+  new DomainError('CUIR_NOT_OWNED', 'The CUIR belongs to another platform, repository or client', [
+    { field: 'cuir', issue },
+  ]);
+
+/**
+ * CUIR generation and ownership (SPEC 3): format from the pure module, policies per client,
+ * the ledger. A client's CUIRs carry its own platform id (or CUIR_PLATFORM_ID), and a CUIR
+ * belongs to the client it was first issued to.
+ */
 @Injectable()
 export class CuirService {
   constructor(
     private readonly ledger: IssuedCuirsRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(cuirSettings) private readonly settings: CuirSettings,
   ) {}
 
   async generate(client: AuthenticatedClient, dto: GenerateCuirDto): Promise<GeneratedCuirDto> {
     const components: CuirComponents = {
-      platform: this.config.cuir.platformId,
-      repository: this.config.cuir.repositoryId,
+      platform: this.platformOf(client),
+      repository: this.settings.repositoryId,
       jurisdiction: dto.state,
       prescriptionType: dto.prescriptionType,
       medicationType: dto.medicationType,
@@ -45,17 +63,17 @@ export class CuirService {
       );
     }
     const cuir = buildCuir(components);
+    let recorded: boolean;
     try {
-      await this.ledger.record(client.id, cuir, components, client.cuirUniqueness);
+      recorded = await this.ledger.record(client.id, cuir, components, client.cuirUniqueness);
     } catch (err) {
       if (isUniqueViolation(err, UNIQUE_GROUP_ITEM_INDEX)) {
-        throw new DomainError(
-          'CUIR_ALREADY_ISSUED',
-          'A CUIR was already issued for this groupId and itemId',
-        );
+        throw alreadyIssued('A CUIR was already issued for this groupId and itemId');
       }
       throw err;
     }
+    // Whatever the uniqueness policy: the same CUIR twice is only ever the same client's.
+    if (!recorded) throw alreadyIssued('This CUIR was already issued to another client');
     return {
       cuir,
       components: {
@@ -67,5 +85,33 @@ export class CuirService {
         itemId: components.itemId,
       },
     };
+  }
+
+  /**
+   * The half of CUIR ownership that needs no lookup: throws 422 CUIR_NOT_OWNED unless `cuir`
+   * (structurally valid) carries the client's platform id and this repository's id. The other
+   * half — not issued to another client — is `issuedToAnother`, checked inside the write.
+   */
+  assertDigitsOwnedBy(client: AuthenticatedClient, cuir: string): void {
+    const problem = cuirDigitsProblem(cuir, {
+      platformId: this.platformOf(client),
+      repositoryId: this.settings.repositoryId,
+    });
+    if (problem) throw notOwned(problem);
+  }
+
+  /**
+   * For the statement that registers `cuir` for `clientId`: a guard finding the CUIR issued to
+   * another client (the write then does nothing), and the answer to give when it did.
+   */
+  issuedToAnother(clientId: string, cuir: string) {
+    return {
+      guard: issuedToAnotherSql(clientId, cuir),
+      refusal: () => notOwned('was issued to another client'),
+    };
+  }
+
+  private platformOf(client: AuthenticatedClient): string {
+    return client.cuirPlatformId ?? this.settings.platformId;
   }
 }

@@ -1,26 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Transactions } from '../database/transactions.js';
 import type { CuirComponents } from './cuir-format.js';
 
 export const UNIQUE_GROUP_ITEM_INDEX = 'issued_cuirs_unique_group_item';
 
-/** SQL of the issued-CUIR ledger. */
+/**
+ * The issued-CUIR ledger and the CUIRs' owners (entities IssuedCuirEntity, CuirOwnerEntity).
+ * Recording an issuance is one SQL statement: claiming the owner and writing the ledger row
+ * together is what keeps two clients from both getting one CUIR.
+ */
 @Injectable()
 export class IssuedCuirsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly transactions: Transactions) {}
 
-  /** Inserts one issuance; a second one under the policy fails on the partial unique index. */
+  /**
+   * Records one issuance to `clientId` and returns true, or returns false (recording nothing)
+   * when the CUIR belongs to another client. One statement: the owner row is claimed, or the
+   * existing one locked and read, so two clients issuing one CUIR at once cannot both get it.
+   * A second issuance under the uniqueness policy fails on the partial unique index.
+   */
   async record(
     clientId: string,
     cuir: string,
     c: CuirComponents,
     enforceUnique: boolean,
-  ): Promise<void> {
-    await this.db.query(
-      `INSERT INTO issued_cuirs (client_id, cuir, platform, repository, jurisdiction,
+  ): Promise<boolean> {
+    const rows = await this.transactions.manager.query<unknown[]>(
+      `WITH owner AS (
+         INSERT INTO cuir_owners (cuir, client_id) VALUES ($2, $1)
+         ON CONFLICT (cuir) DO UPDATE SET cuir = EXCLUDED.cuir
+         RETURNING client_id)
+       INSERT INTO issued_cuirs (client_id, cuir, platform, repository, jurisdiction,
          prescription_type, medication_type, group_id, item_id, uniqueness_enforced)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM owner WHERE owner.client_id = $1
+       RETURNING id`,
       [
         clientId,
         cuir,
@@ -34,5 +47,6 @@ export class IssuedCuirsRepository {
         enforceUnique,
       ],
     );
+    return rows.length > 0;
   }
 }

@@ -1,18 +1,18 @@
-import type { DataSourceOptions } from 'typeorm';
-import { MIGRATIONS } from '../../migrations/index.js';
+import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 
 /** The connection settings shared by the service, the migration runner and the CLI. */
 export function dataSourceOptions(
   url: string,
   poolSize: number,
   statementTimeoutMs = 30_000,
+  migrations: readonly (new () => MigrationInterface)[] = [],
 ): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     synchronize: false,
     migrationsRun: false,
-    migrations: MIGRATIONS,
+    migrations: [...migrations],
     migrationsTableName: 'schema_migrations',
     extra: {
       max: poolSize,

@@ -1,7 +1,10 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from './data-source-options.js';
+import { Transactions } from './transactions.js';
 
+/** The TypeORM connection (entities registered by each module's forFeature) and Transactions. */
+@Global()
 @Module({})
 export class DatabaseModule {
   static forRoot(url: string, poolSize: number, statementTimeoutMs: number): DynamicModule {
@@ -15,6 +18,8 @@ export class DatabaseModule {
           retryAttempts: 0,
         }),
       ],
+      providers: [Transactions],
+      exports: [Transactions],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationInterface } from 'typeorm';
 import { dataSourceOptions } from './data-source-options.js';
 
 /** An arbitrary constant: the advisory-lock key that serialises migration runs across instances. */
@@ -8,8 +8,11 @@ const MIGRATION_LOCK = 724_231_117;
  * Brings the schema up to date. Several instances may start at once, so the run holds a
  * session advisory lock; the schema is only ever changed by migrations (no synchronize).
  */
-export async function runMigrations(url: string): Promise<string[]> {
-  const ds = new DataSource(dataSourceOptions(url, 2));
+export async function runMigrations(
+  url: string,
+  migrations: readonly (new () => MigrationInterface)[],
+): Promise<string[]> {
+  const ds = new DataSource(dataSourceOptions(url, 2, undefined, migrations));
   await ds.initialize();
   const lock = ds.createQueryRunner();
   try {

@@ -12,10 +12,21 @@ import {
   HealthIndicatorResult,
 } from '@nestjs/terminus';
 import { DomainError } from '../common/errors/domain-error.js';
-import { Public } from '../auth/scopes.js';
+import { Public } from '../common/http/access.js';
 import { RawResponse } from '../common/http/raw-response.decorator.js';
 import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
 import { DatabaseHealthIndicator } from './database.health.js';
+
+/** The readiness report: one member per indicator, each with its status and its own facts. */
+const INDICATORS = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['up', 'down'] } },
+    additionalProperties: true,
+  },
+};
 
 @ApiTags('operations')
 @Public()
@@ -29,17 +40,54 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @ApiOperation({ summary: 'Liveness: the process answers' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @ApiOperation({
+    summary: 'Liveness: the process answers',
+    description: 'For a process supervisor: 200 as long as the process serves HTTP at all.',
+  })
+  @ApiOkResponse({
+    description: 'The process answers',
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      example: { status: 'ok' },
+    },
+  })
   live(): { status: string } {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: the database answers within 1 s' })
+  // Documented here rather than by terminus, whose optional swagger integration depends on how
+  // the module is loaded (it vanished under the test runner); its no-cache header is kept.
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
+  @ApiOkResponse({
+    description: 'Ready: the database answers (each indicator reports `up`)',
+    schema: {
+      type: 'object',
+      required: ['status', 'details'],
+      properties: {
+        status: { type: 'string', enum: ['ok'] },
+        info: INDICATORS,
+        error: INDICATORS,
+        details: INDICATORS,
+      },
+      example: {
+        status: 'ok',
+        info: { database: { status: 'up' }, registries: { status: 'up', refeps: 'closed' } },
+        error: {},
+        details: { database: { status: 'up' }, registries: { status: 'up', refeps: 'closed' } },
+      },
+    },
+  })
+  @ApiOperation({
+    summary: 'Readiness: the database answers within 1 s',
+    description:
+      "For a load balancer: 200 when the database answers within 1 s; the registries' circuit-breaker states are reported, never fatal.",
+  })
   @ApiServiceUnavailableResponse({
-    description: 'Not ready; the failing components are in details',
+    description:
+      'SERVICE_UNAVAILABLE: not ready; `error.details` names the failing components (error envelope)',
   })
   async ready(): Promise<HealthCheckResult> {
     try {

@@ -1,19 +1,25 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { CompanionStatement, SqlParams } from '../common/sql/sql-params.js';
+import { randomUUID } from 'node:crypto';
 import type { RequestWithContext } from '../common/http/request-context.js';
-import { holdKeyGateSql, takeKeyGateSql } from './idempotency.repository.js';
-import type { StoredOutcome } from './idempotency.service.js';
+import type { CompanionStatement, SqlParams } from '../common/sql/sql-params.js';
+import { answerWithIdSql, holdKeyGateSql, takeKeyGateSql } from './idempotency.sql.js';
+
+/** An answer stored under a key: its status and its exact bytes. */
+export interface StoredOutcome {
+  status: number;
+  text: string;
+}
 
 /**
  * The Idempotency-Key a request carries, as its handler sees it.
  *
  * On a route marked `@Idempotent({ settledInWrite: true })` the key is not written before the
  * handler runs: the handler's own statement takes it and stores the answer (`settleWith`), so
- * a registration costs one round trip rather than two. A duplicate that reaches the database
- * while that statement runs waits for it and is answered with the replay. A handler about to
- * wait on something slow (an upstream registry) calls `hold()` first, which writes the key as
- * in progress at once, so that a duplicate meanwhile gets 409 IDEMPOTENCY_KEY_IN_PROGRESS
- * (SPEC 3). On any other route the interceptor holds the key before the handler runs.
+ * the write costs one round trip. A duplicate that reaches the database while that statement
+ * runs waits for it and is answered with the replay. Before the handler waits on anything slow
+ * (see common/http/slow-work.ts) the interceptor holds the key (`hold()`): it is written as in
+ * progress at once, so a duplicate meanwhile gets 409 IDEMPOTENCY_KEY_IN_PROGRESS (SPEC 3). On
+ * any other route the interceptor holds the key before the handler runs.
  */
 export class IdempotencyClaim {
   private isHeld = false;
@@ -43,17 +49,19 @@ export class IdempotencyClaim {
   }
 
   /**
-   * The statement that settles the key inside the handler's write, storing `{ data }` as its
-   * answer with the new row's id (column `id` of `source`, allocated before the row is
-   * written) at `data.<idField>`. It returns a row only when this request may write: the write
-   * must be gated on it, and a refused write answered by throwing `IdempotencyKeyTaken`.
-   * Call `markSettled()` once the statement has committed.
+   * The statement that settles the key inside the handler's write. `answer(id)` is the
+   * handler's success data for the new row's id (column `id` of `source`, allocated before the
+   * row is written); its bytes, as the envelope will send them, are stored with the id filled
+   * in by the database. The statement returns a row only when this request may write: the
+   * write must be gated on it, and a refused write answered by throwing IdempotencyKeyTaken.
+   * Call `markSettled()` once it has committed.
    */
-  settleWith(data: Record<string, unknown>, idField: string): CompanionStatement {
+  settleWith(answer: (id: string) => unknown): CompanionStatement {
+    const placeholder = `id-${randomUUID()}`;
+    const text = JSON.stringify({ success: true, data: answer(placeholder) });
     return (p: SqlParams, source: string) => {
-      const answer = `jsonb_set(${p.add(JSON.stringify({ data }))}::jsonb, ${p.add(['data', idField])}::text[], to_jsonb(${source}.id::text))`;
-      const gate = this.isHeld ? holdKeyGateSql : takeKeyGateSql;
-      return gate(p, this, answer, source);
+      const stored = answerWithIdSql(p, text, placeholder, source);
+      return (this.isHeld ? holdKeyGateSql : takeKeyGateSql)(p, this, stored, source);
     };
   }
 

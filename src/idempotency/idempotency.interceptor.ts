@@ -3,15 +3,19 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { Response } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DomainError } from '../common/errors/domain-error.js';
-import { ERROR_STATUS } from '../common/errors/error-codes.js';
+import { statusOf } from '../common/errors/error-codes.js';
+import { errorEnvelope } from '../common/errors/error-envelope.js';
+import { PreEncodedError, PreEncodedJson } from '../common/http/pre-encoded-json.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
+import { onSlowWork } from '../common/http/slow-work.js';
 import {
   IdempotencyClaim,
   IdempotencyKeyTaken,
   RequestWithClaim,
   StoredAnswer,
+  StoredOutcome,
 } from './idempotency-claim.js';
-import { IdempotencyService, StoredBody, StoredOutcome } from './idempotency.service.js';
+import { IdempotencyService } from './idempotency.service.js';
 
 /** Metadata set by @Idempotent({ settledInWrite: true }). */
 export const SETTLED_IN_WRITE = 'idempotency:settled-in-write';
@@ -49,15 +53,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     req.idempotencyClaim = claim;
     try {
       if (Reflect.getMetadata(SETTLED_IN_WRITE, context.getHandler()) !== true) await claim.hold();
-      const data: unknown = await lastValueFrom(next.handle());
+      // Before the handler waits on anything slow, the key is written as in progress.
+      const data: unknown = await onSlowWork(
+        () => claim.hold(),
+        () => lastValueFrom(next.handle()),
+      );
       // A handler that stored its answer in its own statement has settled the key already.
-      if (!claim.settled) {
-        const earlier = await this.settle(claim, claim.successStatus, { data });
-        if (earlier) return replay(earlier, res);
-      }
-      return data;
+      if (claim.settled) return data;
+      const text = JSON.stringify({ success: true, data });
+      // The status the handler answered with: @HttpCode's, or its own (201 new, 200 existing).
+      const status =
+        res.statusCode >= 200 && res.statusCode < 300 ? res.statusCode : claim.successStatus;
+      const earlier = await this.settle(claim, { status, text });
+      return earlier ? replay(earlier, res) : data;
     } catch (err) {
-      return this.answerFailure(err, claim, res);
+      return this.answerFailure(err, claim, res, req.requestId);
     }
   }
 
@@ -66,6 +76,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     err: unknown,
     claim: IdempotencyClaim,
     res: Response,
+    requestId: string,
   ): Promise<unknown> {
     if (err instanceof StoredAnswer) return replay(err.outcome, res);
     if (err instanceof IdempotencyKeyTaken) {
@@ -75,11 +86,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
     }
     if (err instanceof DomainError && KEY_ERRORS.has(err.code)) throw err;
-    const status = err instanceof DomainError ? ERROR_STATUS[err.code] : 500;
+    const status = err instanceof DomainError ? statusOf(err.code) : 500;
     if (status < 500 && err instanceof DomainError) {
-      const earlier = await this.settle(claim, status, {
-        error: { code: err.code, message: err.message, details: err.details },
-      });
+      // The bytes the exception filter is about to send, so a replay repeats them exactly.
+      const text = JSON.stringify(errorEnvelope(err.code, err.message, err.details, requestId));
+      const earlier = await this.settle(claim, { status, text });
       if (earlier) return replay(earlier, res);
     } else if (claim.held) {
       // A 5xx is not stored: the key is freed so a retry runs again.
@@ -94,8 +105,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
    */
   private async settle(
     claim: IdempotencyClaim,
-    status: number,
-    body: StoredBody,
+    outcome: StoredOutcome,
   ): Promise<StoredOutcome | null> {
     try {
       await claim.hold();
@@ -103,7 +113,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (err instanceof StoredAnswer) return err.outcome;
       throw err;
     }
-    await this.idempotency.finish(claim.clientId, claim.key, status, body);
+    await this.idempotency.finish(claim.clientId, claim.key, outcome);
     return null;
   }
 }
@@ -116,15 +126,10 @@ function successStatus(context: ExecutionContext): number {
   );
 }
 
-/** Answers with the stored outcome: same status, same body, marked as a replay. */
+/** Answers with the stored outcome, byte for byte, marked as a replay. */
 function replay(stored: StoredOutcome, res: Response): unknown {
+  const headers = { 'Idempotent-Replayed': 'true' };
+  if (stored.status >= 400) throw new PreEncodedError(stored.status, stored.text, headers);
   res.setHeader('Idempotent-Replayed', 'true');
-  if ('error' in stored.body) {
-    const e = stored.body.error;
-    throw new DomainError(e.code, e.message, e.details, {
-      headers: { 'Idempotent-Replayed': 'true' },
-    });
-  }
-  res.status(stored.status);
-  return stored.body.data;
+  return new PreEncodedJson(stored.text);
 }

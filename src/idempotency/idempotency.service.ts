@@ -1,31 +1,23 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
+import { errorEnvelope } from '../common/errors/error-envelope.js';
 import type { ErrorCode, ErrorDetail } from '../common/errors/error-codes.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { requestHash } from './canonical-hash.js';
-import {
-  IdempotencyRecord,
-  IdempotencyRepository,
-  KEY_LEASE_SECONDS as LEASE_SECONDS,
-  KEY_TTL_HOURS as TTL_HOURS,
-} from './idempotency.repository.js';
+import type { StoredOutcome } from './idempotency-claim.js';
+import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
+import { KEY_LEASE_SECONDS, KEY_TTL_HOURS } from './idempotency.sql.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
-export type StoredBody =
-  { data: unknown } | { error: { code: ErrorCode; message: string; details?: ErrorDetail[] } };
-
-export interface StoredOutcome {
-  status: number;
-  body: StoredBody;
-}
-
 /**
  * The Idempotency-Key rules of SPEC 3, for any POST: keyed by (client, key), compared by a
  * canonical request hash, an in-flight marker with a lease (a crashed request frees its key
- * when the lease runs out), replay of stored 2xx/4xx outcomes, 5xx never stored, keys kept 24 h.
+ * when the lease runs out), replay of stored 2xx/4xx answers byte for byte, 5xx never
+ * stored, keys kept 24 h.
  */
 @Injectable()
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
@@ -58,16 +50,16 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
    * stored outcome when the same request was answered already; 409 when the key is in use.
    */
   async begin(clientId: string, key: string, hash: string): Promise<StoredOutcome | null> {
-    if (await this.keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)) return null;
+    if (await this.keys.claim(clientId, key, hash, KEY_LEASE_SECONDS, KEY_TTL_HOURS)) return null;
     const existing = await this.keys.find(clientId, key);
     if (!existing) {
       // Expired or released between our claim and this read: claim once more.
-      if (await this.keys.claim(clientId, key, hash, LEASE_SECONDS, TTL_HOURS)) return null;
+      if (await this.keys.claim(clientId, key, hash, KEY_LEASE_SECONDS, KEY_TTL_HOURS)) return null;
       throw inProgress();
     }
     const stored = outcomeOf(existing, hash);
     if (stored) return stored;
-    if (existing.leaseExpired && (await this.keys.takeOver(clientId, key, LEASE_SECONDS)))
+    if (existing.leaseExpired && (await this.keys.takeOver(clientId, key, KEY_LEASE_SECONDS)))
       return null;
     throw inProgress();
   }
@@ -84,8 +76,9 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     throw inProgress();
   }
 
-  finish(clientId: string, key: string, status: number, body: StoredBody): Promise<void> {
-    return this.keys.complete(clientId, key, status, body);
+  /** Stores the answer's exact bytes under the key. */
+  finish(clientId: string, key: string, outcome: StoredOutcome): Promise<void> {
+    return this.keys.complete(clientId, key, outcome.status, outcome.text);
   }
 
   /** A 5xx is not stored: the key is freed so a retry runs again. */
@@ -108,7 +101,7 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
 }
 
 /** A completed key's outcome for a request with `hash`; 409 when the key answered another body. */
-function outcomeOf(existing: IdempotencyRecord, hash: string): StoredOutcome | null {
+function outcomeOf(existing: IdempotencyKeyEntity, hash: string): StoredOutcome | null {
   if (existing.requestHash !== hash) {
     throw new DomainError(
       'IDEMPOTENCY_KEY_REUSED',
@@ -116,7 +109,17 @@ function outcomeOf(existing: IdempotencyRecord, hash: string): StoredOutcome | n
     );
   }
   if (existing.state !== 'completed') return null;
-  return { status: existing.responseStatus ?? 200, body: existing.responseBody as StoredBody };
+  const status = existing.responseStatus ?? 200;
+  if (existing.responseText !== null) return { status, text: existing.responseText };
+  return { status, text: legacyText(existing.responseBody) };
+}
+
+/** Answers stored before their bytes were kept (`{data}` or `{error}`), in today's envelope. */
+function legacyText(body: unknown): string {
+  const b = body as
+    { data: unknown } | { error: { code: ErrorCode; message: string; details?: ErrorDetail[] } };
+  if ('data' in b) return JSON.stringify({ success: true, data: b.data });
+  return JSON.stringify(errorEnvelope(b.error.code, b.error.message, b.error.details, 'replay'));
 }
 
 const inProgress = () =>

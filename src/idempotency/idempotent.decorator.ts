@@ -4,8 +4,8 @@ import { IdempotencyInterceptor, SETTLED_IN_WRITE } from './idempotency.intercep
 
 export interface IdempotentOptions {
   /**
-   * The handler gates its one write on `IdempotencyClaim.settleWith` and calls `hold()` before
-   * any slow work, so the key need not be written before it runs (one round trip saved).
+   * The handler gates its one write on `IdempotencyClaim.settleWith`, so the key need not be
+   * written before it runs (one round trip saved); it is held before any slow wait instead.
    */
   settledInWrite?: boolean;
 }
@@ -23,7 +23,7 @@ export const Idempotent = (options: IdempotentOptions = {}) =>
       name: 'Idempotency-Key',
       required: false,
       description:
-        'A client-generated UUID. Same key and same body within 24 h: the first answer is replayed (header Idempotent-Replayed: true). Same key, different body: 409 IDEMPOTENCY_KEY_REUSED. First request still running: 409 IDEMPOTENCY_KEY_IN_PROGRESS (while it waits on an upstream registry; a duplicate arriving while the first is being written waits a few milliseconds and gets the replay). 4xx answers are stored and replayed; 5xx are not, so a retry runs again.',
+        'A client-generated UUID. Same key and same body within 24 h: the first answer is replayed (header Idempotent-Replayed: true). Same key, different body: 409 IDEMPOTENCY_KEY_REUSED. First request still running: 409 IDEMPOTENCY_KEY_IN_PROGRESS (while it waits on an upstream registry; a duplicate arriving while the first is being written waits a few milliseconds and gets the replay). 4xx answers are stored and replayed byte for byte; 5xx are not, so a retry runs again.',
       schema: { type: 'string', format: 'uuid' },
     }),
   );

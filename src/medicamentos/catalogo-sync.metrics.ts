@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { MetricsService } from '../metrics/metrics.service.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
 import { MirrorSyncRepository } from './mirror-sync.repository.js';
 
 export type SyncOutcome = 'success' | 'failure' | 'skipped';
@@ -26,7 +26,8 @@ export class CatalogoSyncMetrics {
       buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
       registers,
     });
-    // Read from the database at scrape time, so every instance reports the last sync of any.
+    // Read from the database at scrape time, so every instance reports the last sync of any:
+    // the same value everywhere (said in the help, as a label would not make them differ).
     // One row by primary key; a failed read keeps the previous value rather than failing /metrics.
     let last: { at: number; items: number } | undefined;
     const refresh = async () => {
@@ -36,7 +37,7 @@ export class CatalogoSyncMetrics {
     };
     new Gauge({
       name: 'catalogo_sync_last_success_timestamp_seconds',
-      help: 'Unix time of the last successful catalogue sync (0: never)',
+      help: 'Unix time of the last successful catalogue sync by any instance (0: never); cluster-wide: aggregate with max, not sum',
       registers,
       async collect() {
         this.set((await refresh())?.at ?? 0);
@@ -44,7 +45,7 @@ export class CatalogoSyncMetrics {
     });
     new Gauge({
       name: 'catalogo_mirror_items',
-      help: 'Items in the catalogue mirror after the last successful sync',
+      help: 'Items in the catalogue mirror after the last successful sync; cluster-wide, read from the shared database: every instance reports the same value, aggregate with max, not sum',
       registers,
       async collect() {
         this.set((await refresh())?.items ?? 0);

@@ -1,9 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
-import { CatalogoSyncService } from './catalogo-sync.service.js';
+import { InjectSettings } from '../config/settings.js';
+import { medicamentosSettings } from './medicamentos.slice.js';
+import type { MedicamentosSettings } from './medicamentos.slice.js';
+import { CatalogoSyncService, MirrorLoadingElsewhere } from './catalogo-sync.service.js';
 
 /**
  * When the sync runs inside the service: once at start if the mirror is empty (unless
@@ -19,7 +20,7 @@ export class CatalogoSyncScheduler implements OnApplicationBootstrap, OnModuleDe
 
   constructor(
     private readonly sync: CatalogoSyncService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(medicamentosSettings) private readonly settings: MedicamentosSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
     this.log = logger.child({ component: 'catalogo-sync' });
@@ -28,12 +29,15 @@ export class CatalogoSyncScheduler implements OnApplicationBootstrap, OnModuleDe
   onApplicationBootstrap(): void {
     // Not awaited: readiness must not wait for the upstream. A failure is logged by the sync,
     // and a search on the empty mirror tries again.
-    if (this.config.catalog.syncOnStart) {
+    if (this.settings.syncOnStart) {
       this.sync.ensureLoaded('startup').catch((err: unknown) => {
-        this.log.warn({ err }, 'catalogue mirror not loaded at start');
+        // Several instances starting together: one loads, the others need not worry anyone.
+        if (err instanceof MirrorLoadingElsewhere)
+          this.log.info('another instance is loading the catalogue mirror');
+        else this.log.warn({ err }, 'catalogue mirror not loaded at start');
       });
     }
-    const minutes = this.config.catalog.syncIntervalMinutes;
+    const minutes = this.settings.syncIntervalMinutes;
     if (minutes > 0) {
       this.timer = setInterval(() => {
         this.sync.run('scheduled').catch(() => undefined); // logged by the sync

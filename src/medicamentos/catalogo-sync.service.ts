@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { medicamentosSettings } from './medicamentos.slice.js';
+import type { MedicamentosSettings } from './medicamentos.slice.js';
 import { CatalogoClient } from './catalogo.client.js';
 import { CatalogoSyncMetrics } from './catalogo-sync.metrics.js';
 import { type MirrorRow, toMirrorRow } from './medicamento-mapping.js';
@@ -20,6 +21,19 @@ export type SyncResult =
 const MAX_ITEMS = 1_000_000;
 
 const unavailable = (message: string) => new DomainError('UPSTREAM_UNAVAILABLE', message);
+
+/**
+ * The mirror is empty because another instance holds the sync lock and is loading it: to a
+ * search the same UPSTREAM_UNAVAILABLE, to the start-up sync no cause for a warning.
+ */
+export class MirrorLoadingElsewhere extends DomainError {
+  constructor() {
+    super(
+      'UPSTREAM_UNAVAILABLE',
+      'The medication catalogue is being loaded by another instance; try again shortly',
+    );
+  }
+}
 
 /**
  * Mirrors the official catalogue: pages through it, then replaces the mirror in one
@@ -41,7 +55,7 @@ export class CatalogoSyncService {
     private readonly reader: MedicamentosRepository,
     private readonly catalogo: CatalogoClient,
     private readonly metrics: CatalogoSyncMetrics,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(medicamentosSettings) private readonly settings: MedicamentosSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
     this.log = logger.child({ component: 'catalogo-sync' });
@@ -55,16 +69,29 @@ export class CatalogoSyncService {
     return this.running;
   }
 
-  /** Called after every sync this instance applies (e.g. to drop cached search results). */
+  /**
+   * Called after every sync this instance applies, and every one another process applies
+   * (MirrorChangeListener), e.g. to drop cached search results.
+   */
   onMirrorChanged(listener: () => void): void {
     this.changeListeners.push(listener);
   }
 
-  /** Loads an empty mirror; afterwards the mirror holds data, or this throws UPSTREAM_UNAVAILABLE. */
+  /** Tells the listeners the mirror changed. */
+  mirrorChanged(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  /**
+   * Loads an empty mirror; afterwards the mirror holds data, or this throws
+   * UPSTREAM_UNAVAILABLE (MirrorLoadingElsewhere when another instance is loading it).
+   */
   async ensureLoaded(trigger: SyncTrigger): Promise<void> {
     if (!(await this.reader.isEmpty())) return;
-    await this.run(trigger);
+    const result = await this.run(trigger);
     if (await this.reader.isEmpty()) {
+      if (result.outcome === 'skipped' && result.reason === 'locked')
+        throw new MirrorLoadingElsewhere();
       throw unavailable('The medication catalogue is not loaded yet; try again later');
     }
   }
@@ -98,7 +125,7 @@ export class CatalogoSyncService {
       };
       this.metrics.record('success', ms() / 1000);
       this.log.info({ trigger, ...result }, 'catalogue sync finished');
-      for (const listener of this.changeListeners) listener();
+      this.mirrorChanged();
       return result;
     } catch (err) {
       this.metrics.record('failure', ms() / 1000);
@@ -115,12 +142,12 @@ export class CatalogoSyncService {
   /** Another instance synced within most of the interval: a scheduled run would repeat it. */
   private async isFresh(): Promise<boolean> {
     const last = await this.mirror.lastSync();
-    const intervalMs = this.config.catalog.syncIntervalMinutes * 60_000;
+    const intervalMs = this.settings.syncIntervalMinutes * 60_000;
     return last !== undefined && Date.now() - last.syncedAt.getTime() < intervalMs * 0.9;
   }
 
   private async fetchAll(): Promise<MirrorRow[]> {
-    const perPage = this.config.catalog.syncPageSize;
+    const perPage = this.settings.syncPageSize;
     const byCode = new Map<string, MirrorRow>();
     let total: number | undefined;
     for (let page = 1; ; page++) {

@@ -29,7 +29,7 @@ export class CatalogoHttpClient extends CatalogoClient {
   }
 
   fetchPage(page: number, perPage: number): Promise<CatalogoPage> {
-    const url = new URL(LIST, this.config.registries.catalogoBaseUrl).toString();
+    const url = new URL(LIST, this.config.upstreams.catalogoBaseUrl).toString();
     return this.policy.execute(async (signal) => {
       let res;
       try {

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Scopes } from '../auth/scopes.js';
-import { ApiEnveloped, ApiErrors, ApiScope } from '../openapi/api-responses.js';
+import { RequireScope } from '../common/http/access.js';
+import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { BuscarMedicamentosQueryDto, MedicamentosPageDto } from './dto/buscar-medicamentos.dto.js';
 import { type MedicamentosPage, MedicamentosService } from './medicamentos.service.js';
 
@@ -11,8 +11,7 @@ export class MedicamentosController {
   constructor(private readonly medicamentos: MedicamentosService) {}
 
   @Get('buscar')
-  @Scopes('medicamentos:read')
-  @ApiScope('medicamentos:read')
+  @RequireScope('medicamentos:read')
   @ApiOperation({
     summary: 'Search the medication catalogue (scope medicamentos:read)',
     description:

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { validationFailed } from '../common/errors/domain-error.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { medicamentosSettings } from './medicamentos.slice.js';
+import type { MedicamentosSettings } from './medicamentos.slice.js';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { CatalogoSyncService } from './catalogo-sync.service.js';
 import {
@@ -36,9 +37,9 @@ export class MedicamentosService {
   constructor(
     private readonly mirror: MedicamentosRepository,
     private readonly sync: CatalogoSyncService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(medicamentosSettings) private readonly settings: MedicamentosSettings,
   ) {
-    const ttlMs = config.catalog.searchCacheSeconds * 1000;
+    const ttlMs = settings.searchCacheSeconds * 1000;
     this.results = new LookupCache<SearchPage>({ ttlMs, negativeTtlMs: ttlMs, maxEntries: 5000 });
     sync.onMirrorChanged(() => this.results.clear());
   }
@@ -57,7 +58,7 @@ export class MedicamentosService {
       total: found.total,
       page,
       per_page: perPage,
-      items: found.rows.map((r) => toMedicamentoItem(r, this.config.insurerName)),
+      items: found.rows.map((r) => toMedicamentoItem(r, this.settings.insurerName)),
     };
   }
 
@@ -76,8 +77,7 @@ export class MedicamentosService {
         { field: 'q', issue: 'must have at least 2 characters besides accents' },
       ]);
     }
-    if (this.config.catalog.searchCacheSeconds === 0)
-      return this.mirror.search(text, limit, offset);
+    if (this.settings.searchCacheSeconds === 0) return this.mirror.search(text, limit, offset);
     const page = await this.results.get(`${limit}:${offset}:${text}`, () =>
       this.mirror.search(text, limit, offset),
     );

@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { CatalogoSyncStateEntity } from './entities/catalogo-sync-state.entity.js';
 import type { MirrorRow } from './medicamento-mapping.js';
 
 /** Arbitrary constant: the advisory-lock key of the catalogue sync, shared by every instance. */
 export const SYNC_LOCK = 724_231_204;
+/** Notified in every sync's transaction (so on commit only); see MirrorChangeListener. */
+export const MIRROR_CHANGED_CHANNEL = 'catalogo_mirror_changed';
 const BATCH = 1000;
 
 const COLUMNS: Array<[keyof MirrorRow, string]> = [
@@ -87,6 +90,8 @@ export class MirrorSyncRepository {
          ON CONFLICT (id) DO UPDATE SET synced_at = EXCLUDED.synced_at, item_count = EXCLUDED.item_count`,
         [rows.length],
       );
+      // Every instance, and this one, drops what it derived from the old mirror.
+      await qr.query('SELECT pg_notify($1, $2)', [MIRROR_CHANGED_CHANNEL, '']);
       await qr.commitTransaction();
       return counts;
     } catch (err) {
@@ -99,10 +104,8 @@ export class MirrorSyncRepository {
 
   /** The last successful sync by any instance. */
   async lastSync(): Promise<LastSync | undefined> {
-    const rows = await this.db.query<Array<{ synced_at: Date; item_count: number }>>(
-      'SELECT synced_at, item_count FROM catalogo_sync_state WHERE id = 1',
-    );
-    return rows[0] && { syncedAt: rows[0].synced_at, itemCount: rows[0].item_count };
+    const state = await this.db.getRepository(CatalogoSyncStateEntity).findOneBy({ id: 1 });
+    return state ? { syncedAt: state.synced_at, itemCount: state.item_count } : undefined;
   }
 
   /**

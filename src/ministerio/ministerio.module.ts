@@ -1,11 +1,11 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
-import { MinistryClient } from './ministry.client.js';
-import { MinistryHttpClient } from './ministry.http-client.js';
+import { MinisterioClient } from './ministerio.client.js';
+import { MinisterioHttpClient } from './ministerio.http-client.js';
 
 @Module({
   imports: [HttpModule],
-  providers: [{ provide: MinistryClient, useClass: MinistryHttpClient }],
-  exports: [MinistryClient],
+  providers: [{ provide: MinisterioClient, useClass: MinisterioHttpClient }],
+  exports: [MinisterioClient],
 })
 export class MinisterioModule {}

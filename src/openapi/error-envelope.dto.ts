@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ERROR_STATUS } from '../common/errors/error-codes.js';
 
 export class ErrorDetailDto {
   @ApiProperty({ example: 'items[0].cantidad' })
@@ -10,7 +9,8 @@ export class ErrorDetailDto {
 }
 
 export class ErrorBodyDto {
-  @ApiProperty({ enum: Object.keys(ERROR_STATUS), example: 'VALIDATION_FAILED' })
+  // The enum of every module's codes is filled in when the document is built (setup-openapi.ts).
+  @ApiProperty({ example: 'VALIDATION_FAILED' })
   code: string;
 
   @ApiProperty({ example: 'Request validation failed' })

@@ -1,35 +1,97 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
+import { errorCodes } from '../common/errors/error-codes.js';
+import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
+import { completeDocument } from './document-conventions.js';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
 
-export const API_KEY_SCHEME = 'ApiKey';
-export const API_SECRET_SCHEME = 'ApiSecret';
+/** What the served document depends on in this deployment's configuration. */
+export interface OpenApiOptions {
+  /** Names the catalogue's discount member (`<insurer>_descuento`). */
+  insurerName: string;
+  publicBaseUrl?: string;
+}
 
 const DESCRIPTION = `
 HTTP API for Argentine health-provider platforms: CUIR generation, prescription registration
 (reported to the health ministry), listing and tracking, professional and citizen verification
 against SISA, and search of the official medication catalogue.
 
-**Conventions.** JSON in and out. Success: \`{"success": true, "data": ...}\`. Every error, including
-unknown routes (404), wrong methods (405), oversized bodies (413, limit 100 kB), non-JSON POSTs (415)
-and rate limits (429), uses the error envelope (\`ErrorEnvelope\`) with a machine-readable \`code\`.
-Unknown body fields and unknown query parameters are refused with 400 \`UNKNOWN_FIELD\`.
-Every response carries \`X-Request-Id\` (a sane client value is echoed).
+**Conventions.** JSON in and out, UTF-8. Success: \`{"success": true, "data": ...}\`. Every error,
+including unknown routes (404), wrong methods (405, with \`Allow\`), slow or oversized requests
+(408, 413 over 100 kB, 431), non-JSON bodies (415), rate limits (429) and unavailability (503), uses
+the error envelope (\`ErrorEnvelopeDto\`) with a machine-readable \`code\`; these standard answers are
+listed on every operation (\`#/components/responses\`).
+Unknown body fields and unknown query parameters are refused with 400 \`UNKNOWN_FIELD\` (request
+bodies say so with \`additionalProperties: false\`; OpenAPI 3.0 cannot say it of query strings).
+Text holding U+0000 or an unpaired UTF-16 surrogate is refused with 400 naming the field.
+
+**Headers.** Every answer carries \`X-Request-Id\` (a sane client value is echoed).
+\`/v1\` answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` once the
+client is authenticated; 429 carries \`Retry-After\`. Idempotent operations accept
+\`Idempotency-Key\` and mark replayed answers with \`Idempotent-Replayed: true\`.
+
+**Authentication.** Every \`/v1\` operation needs both \`X-API-Key\` and \`X-API-Secret\` (one
+requirement: the two together) and one scope, named in the operation's \`x-required-scope\` and
+description (OpenAPI 3.0 gives scopes to OAuth2 only). Health, metrics and this document need no
+credentials.
+
+**One document per deployment.** The catalogue's discount member is named after the insurer the
+deployment serves (\`<INSURER_NAME>_descuento\`, default \`pami_descuento\`): this document, as
+served, names it for this deployment, so a client generated from it is for this deployment.
 `;
 
 /** Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and /openapi.json. */
-export function setupOpenApi(app: INestApplication): void {
+export function setupOpenApi(app: INestApplication, options: OpenApiOptions): void {
   const config = new DocumentBuilder()
     .setTitle('Prescription Registry Service')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, API_KEY_SCHEME)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Secret' }, API_SECRET_SCHEME)
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: "The API client's public key (`rk_…`); always sent with X-API-Secret.",
+      },
+      API_KEY_SCHEME,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Secret',
+        description:
+          "The API client's secret (`rs_…`, shown once when issued); always sent with X-API-Key. A header by design: never in a URL.",
+      },
+      API_SECRET_SCHEME,
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          "A citizen's Mi Argentina token (RS256/RS512, at most 300 s long, `cuil` claim): the patient's routes only, which take no API keys. Verified following RFC8725 (JWT best current practices): algorithms pinned to RS256/RS512 (no `none`, no HMAC), keys only from the issuer's JWKS, exact issuer and audience, expiry and maximum lifetime enforced.",
+      },
+      CITIZEN_TOKEN_SCHEME,
+    )
     .build();
-  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] });
+  const built = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] });
+  built.info.license = { name: 'Proprietary (UNLICENSED)' };
+  listErrorCodes(built);
+  const document = completeDocument(built, options);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     customSiteTitle: 'Prescription Registry Service — API',
   });
+}
+
+/** Every module's codes are known only once the slices are registered: fill the enum now. */
+function listErrorCodes(document: OpenAPIObject): void {
+  const body = document.components?.schemas?.ErrorBodyDto as SchemaObject | undefined;
+  const code = body?.properties?.code as SchemaObject | undefined;
+  if (code) code.enum = errorCodes();
 }

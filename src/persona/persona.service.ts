@@ -1,34 +1,41 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
-import { ageInYears, Citizen, formatDomicilio } from './citizen.js';
-import { CitizenRegistryClient } from './citizen-registry.client.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { InjectSettings } from '../config/settings.js';
+import { personaSettings } from './persona.slice.js';
+import type { PersonaSettings } from './persona.slice.js';
+import { ageInYears, Persona, formatDomicilio } from './persona.js';
+import { PersonaRegistryClient } from './persona-registry.client.js';
 import type { PersonaVerificationDto, VerifyPersonaDto } from './dto/verify-persona.dto.js';
 
 /**
- * Citizen verification (SPEC 3). Citizen data is kept only in a short cache (hits and misses
+ * Persona verification (SPEC 3). Persona data is kept only in a short cache (hits and misses
  * alike) and never served stale: when RENAPER is down the caller gets UPSTREAM_UNAVAILABLE.
+ * The cache is per client: a shared one would answer B's first lookup of a citizen A had just
+ * verified in a few milliseconds instead of a registry round trip, telling B whom A looked up.
  */
 @Injectable()
 export class PersonaService {
-  private readonly cache: LookupCache<Citizen>;
+  private readonly cache: LookupCache<Persona>;
 
   constructor(
-    private readonly registry: CitizenRegistryClient,
-    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly registry: PersonaRegistryClient,
+    @InjectSettings(personaSettings) settings: PersonaSettings,
   ) {
-    const ttlMs = config.registryCache.personaTtlSeconds * 1000;
-    this.cache = new LookupCache<Citizen>({
+    const ttlMs = settings.cacheTtlSeconds * 1000;
+    this.cache = new LookupCache<Persona>({
       ttlMs,
-      negativeTtlMs: Math.min(ttlMs, config.registryCache.negativeTtlSeconds * 1000),
-      maxEntries: config.registryCache.maxEntries,
+      negativeTtlMs: ttlMs,
+      maxEntries: settings.cacheMaxEntries,
     });
   }
 
-  async verify(query: VerifyPersonaDto): Promise<PersonaVerificationDto> {
-    const citizen = await this.cache.get(query.documento, () =>
+  async verify(
+    client: AuthenticatedClient,
+    query: VerifyPersonaDto,
+  ): Promise<PersonaVerificationDto> {
+    const citizen = await this.cache.get(`${client.id}:${query.documento}`, () =>
       this.registry.findByDocument(query.documento),
     );
     if (!citizen) throw new DomainError('NOT_FOUND', 'Person not found in the registry');

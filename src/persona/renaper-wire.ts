@@ -1,7 +1,7 @@
-/** RENAPER's record (as SISA sends it, JSON or XML alike) → the domain Citizen. Pure. */
+/** RENAPER's record (as SISA sends it, JSON or XML alike) → the domain Persona. Pure. */
 import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
 import { SisaRecord, text } from '../common/sisa/sisa-answer.js';
-import type { Citizen } from './citizen.js';
+import type { Persona } from './persona.js';
 
 export const RENAPER = 'renaper';
 
@@ -17,7 +17,7 @@ export function isoFromSisaDate(value: string): string | undefined {
 }
 
 /** Throws a (non-retriable) UpstreamFailure when an "OK" record lacks what the API returns. */
-export function toCitizen(record: SisaRecord): Citizen {
+export function toCitizen(record: SisaRecord): Persona {
   const documento = text(record.nroDocumento) || text(record.numeroDocumento);
   const apellido = text(record.apellido);
   const fechaNacimiento = isoFromSisaDate(text(record.fechaNacimiento));

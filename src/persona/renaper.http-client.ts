@@ -5,15 +5,15 @@ import { ResilienceRegistry } from '../common/resilience/resilience.registry.js'
 import { sisaGet } from '../common/sisa/sisa-get.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { Citizen } from './citizen.js';
-import { CitizenRegistryClient } from './citizen-registry.client.js';
+import type { Persona } from './persona.js';
+import { PersonaRegistryClient } from './persona-registry.client.js';
 import { RENAPER, toCitizen } from './renaper-wire.js';
 
 const OBTENER = '/sisa/services/rest/cmdb/obtener';
 
 /** RENAPER through SISA's REST service, under the shared `renaper` resilience policy. */
 @Injectable()
-export class RenaperHttpClient extends CitizenRegistryClient {
+export class RenaperHttpClient extends PersonaRegistryClient {
   private readonly policy: ResiliencePolicy;
 
   constructor(
@@ -26,8 +26,8 @@ export class RenaperHttpClient extends CitizenRegistryClient {
     this.policy = resilience.policy(RENAPER);
   }
 
-  findByDocument(documento: string): Promise<Citizen | null> {
-    const r = this.config.registries;
+  findByDocument(documento: string): Promise<Persona | null> {
+    const r = this.config.upstreams;
     return this.policy.execute(async (signal) => {
       const record = await sisaGet(this.http, {
         system: RENAPER,

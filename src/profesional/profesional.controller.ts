@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Scopes } from '../auth/scopes.js';
-import { ApiEnveloped, ApiErrors, ApiScope } from '../openapi/api-responses.js';
+import { RequireScope } from '../common/http/access.js';
+import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { ProfesionalVerificationDto, VerifyProfesionalDto } from './dto/verify-profesional.dto.js';
 import { ProfesionalService } from './profesional.service.js';
 
@@ -12,8 +12,7 @@ export class ProfesionalController {
 
   @Post('verificar')
   @HttpCode(200)
-  @Scopes('profesional:read')
-  @ApiScope('profesional:read')
+  @RequireScope('profesional:read')
   @ApiOperation({
     summary: 'Verify a health professional in REFEPS (scope profesional:read)',
     description:

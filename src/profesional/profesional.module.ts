@@ -2,8 +2,8 @@ import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { ProfesionalController } from './profesional.controller.js';
 import { ProfesionalService } from './profesional.service.js';
-import { ProfessionalCache } from './professional-cache.js';
-import { ProfessionalRegistryClient } from './professional-registry.client.js';
+import { ProfesionalCache } from './profesional-cache.js';
+import { ProfesionalRegistryClient } from './profesional-registry.client.js';
 import { RefepsHttpClient } from './refeps.http-client.js';
 
 @Module({
@@ -11,8 +11,8 @@ import { RefepsHttpClient } from './refeps.http-client.js';
   controllers: [ProfesionalController],
   providers: [
     ProfesionalService,
-    ProfessionalCache,
-    { provide: ProfessionalRegistryClient, useClass: RefepsHttpClient },
+    ProfesionalCache,
+    { provide: ProfesionalRegistryClient, useClass: RefepsHttpClient },
   ],
   exports: [ProfesionalService],
 })

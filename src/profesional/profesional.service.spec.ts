@@ -1,10 +1,11 @@
 import { jest } from '@jest/globals';
 import { DomainError } from '../common/errors/domain-error.js';
 import { captureLogger, testConfig } from '../../test/support/fake-sisa.js';
+import { profesionalSettings } from './profesional.slice.js';
 import { ProfesionalService } from './profesional.service.js';
-import { Licence, pickLicence, Professional } from './professional.js';
-import { ProfessionalCache } from './professional-cache.js';
-import { ProfessionalRegistryClient } from './professional-registry.client.js';
+import { Licence, pickLicence, Profesional } from './profesional.js';
+import { ProfesionalCache } from './profesional-cache.js';
+import { ProfesionalRegistryClient } from './profesional-registry.client.js';
 
 const licence = (over: Partial<Licence>): Licence => ({
   matricula: '1',
@@ -16,7 +17,7 @@ const licence = (over: Partial<Licence>): Licence => ({
   ...over,
 });
 
-const JUAN: Professional = {
+const JUAN: Profesional = {
   documento: '23555666',
   nombre: 'JUAN PABLO',
   apellido: 'RODRÍGUEZ',
@@ -48,7 +49,7 @@ describe('pickLicence', () => {
 });
 
 describe('ProfesionalService', () => {
-  class FakeRegistry extends ProfessionalRegistryClient {
+  class FakeRegistry extends ProfesionalRegistryClient {
     byDoc = jest.fn((doc: string) => Promise.resolve(doc === JUAN.documento ? JUAN : null));
     byLic = jest.fn((mat: string, jur: string) =>
       Promise.resolve(
@@ -63,7 +64,11 @@ describe('ProfesionalService', () => {
 
   beforeEach(() => {
     registry = new FakeRegistry();
-    const cache = new ProfessionalCache(registry, testConfig(), captureLogger().logger);
+    const cache = new ProfesionalCache(
+      registry,
+      testConfig().settings(profesionalSettings),
+      captureLogger().logger,
+    );
     service = new ProfesionalService(cache);
   });
 

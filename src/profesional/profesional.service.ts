@@ -4,13 +4,13 @@ import type {
   ProfesionalVerificationDto,
   VerifyProfesionalDto,
 } from './dto/verify-profesional.dto.js';
-import { pickLicence } from './professional.js';
-import { ProfessionalCache } from './professional-cache.js';
+import { pickLicence } from './profesional.js';
+import { ProfesionalCache } from './profesional-cache.js';
 
-/** Professional verification (SPEC 3) and the enablement check registration relies on. */
+/** Profesional verification (SPEC 3) and the enablement check registration relies on. */
 @Injectable()
 export class ProfesionalService {
-  constructor(private readonly registry: ProfessionalCache) {}
+  constructor(private readonly registry: ProfesionalCache) {}
 
   async verify(query: VerifyProfesionalDto): Promise<ProfesionalVerificationDto> {
     const professional = await this.registry.byDocument(query.documento);
@@ -19,7 +19,7 @@ export class ProfesionalService {
       throw new DomainError(
         'NOT_FOUND',
         query.jurisdiccion === undefined || !professional
-          ? 'Professional not found in the registry'
+          ? 'Profesional not found in the registry'
           : 'The professional holds no licence in that jurisdiction',
       );
     }
@@ -52,8 +52,18 @@ export class ProfesionalService {
     );
   }
 
-  /** Whether `isLicenceEnabled` would answer at once, from the cache, without asking REFEPS. */
-  isLicenceCheckCached(matricula: string, jurisdiccion: string): boolean {
-    return this.registry.hasLicence(matricula, jurisdiccion);
+  /**
+   * The prescriber's printed name ("Apellido, Nombre") for a licence, when the registry gives
+   * one; null when it does not know the licence or cannot be reached (a document is printed
+   * without it rather than not at all).
+   */
+  async nombreDe(matricula: string, jurisdiccion: string): Promise<string | null> {
+    try {
+      const p = await this.registry.byLicence(matricula, jurisdiccion);
+      return p ? `${p.apellido}, ${p.nombre}` : null;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'UPSTREAM_UNAVAILABLE') return null;
+      throw err;
+    }
   }
 }

@@ -1,12 +1,12 @@
 /**
- * REFEPS's record (as SISA sends it, JSON or XML alike) → the domain Professional. Pure; the
+ * REFEPS's record (as SISA sends it, JSON or XML alike) → the domain Profesional. Pure; the
  * quirks live here: lists of one sent bare, a missing element for "no specialty", province
  * names instead of INDEC codes, enablement spread over `estado` and `vigente`.
  */
 import { jurisdictionCodeFromName } from '../common/indec-jurisdictions.js';
 import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
 import { listOf, SisaRecord, text } from '../common/sisa/sisa-answer.js';
-import type { Licence, Professional } from './professional.js';
+import type { Licence, Profesional } from './profesional.js';
 
 export const REFEPS = 'refeps';
 
@@ -35,7 +35,7 @@ function toLicence(m: SisaRecord, unknownProvince: (name: string) => void): Lice
 export function toProfessional(
   record: SisaRecord,
   unknownProvince: (name: string) => void = () => undefined,
-): Professional {
+): Profesional {
   const documento = text(record.numeroDocumento);
   const apellido = text(record.apellido);
   if (documento === '' || apellido === '') {

@@ -7,8 +7,8 @@ import { ResilienceRegistry } from '../common/resilience/resilience.registry.js'
 import { sisaGet } from '../common/sisa/sisa-get.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { Professional } from './professional.js';
-import { ProfessionalRegistryClient } from './professional-registry.client.js';
+import type { Profesional } from './profesional.js';
+import { ProfesionalRegistryClient } from './profesional-registry.client.js';
 import { REFEPS, toProfessional } from './refeps-wire.js';
 
 const OBTENER = '/sisa/services/rest/profesional/obtener';
@@ -16,7 +16,7 @@ const BUSCAR = '/sisa/services/rest/profesional/buscar';
 
 /** REFEPS through SISA's REST services, under the shared `refeps` resilience policy. */
 @Injectable()
-export class RefepsHttpClient extends ProfessionalRegistryClient {
+export class RefepsHttpClient extends ProfesionalRegistryClient {
   private readonly policy: ResiliencePolicy;
   private readonly log: Logger;
 
@@ -32,16 +32,16 @@ export class RefepsHttpClient extends ProfessionalRegistryClient {
     this.log = logger.child({ component: 'refeps-client' });
   }
 
-  findByDocument(documento: string): Promise<Professional | null> {
+  findByDocument(documento: string): Promise<Profesional | null> {
     return this.lookup(OBTENER, { nrodoc: documento });
   }
 
-  findByLicence(matricula: string, jurisdiccion: string): Promise<Professional | null> {
+  findByLicence(matricula: string, jurisdiccion: string): Promise<Profesional | null> {
     return this.lookup(BUSCAR, { matricula, provinciaMatriculacion: jurisdiccion });
   }
 
-  private lookup(path: string, params: Record<string, string>): Promise<Professional | null> {
-    const r = this.config.registries;
+  private lookup(path: string, params: Record<string, string>): Promise<Profesional | null> {
+    const r = this.config.upstreams;
     return this.policy.execute(async (signal) => {
       const record = await sisaGet(this.http, {
         system: REFEPS,

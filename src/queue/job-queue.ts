@@ -1,16 +1,25 @@
-import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
-import { MetricsService } from '../metrics/metrics.service.js';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../common/database-errors.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { CompanionStatement } from '../common/sql/sql-params.js';
-import { insertJobSql } from './job-insert-sql.js';
+import { Transactions } from '../database/transactions.js';
+import { insertJobSql } from './job.sql.js';
+import { QUEUE_JOB, QueueJobClass, QueueJobHandler } from './queue-job.js';
 import { poolExecutor, transactionExecutor } from './sql-executor.js';
 
 export interface EnqueueOptions {
@@ -19,20 +28,18 @@ export interface EnqueueOptions {
   singletonKey?: string;
 }
 
-export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
-
 /**
  * The durable job queue: pg-boss on the application's own PostgreSQL (embedded or not), no
- * extra server. Jobs can be enqueued inside a caller's transaction. pg-boss keeps its tables
- * in its own schema (QUEUE_SCHEMA, default `pgboss`) and migrates it itself at start, under its own advisory lock.
- * A job is worked by one instance at a time (SKIP LOCKED); a job whose worker died is retried
- * after `expireInSeconds` by pg-boss's supervisor.
+ * extra server. pg-boss keeps its tables in its own schema (QUEUE_SCHEMA) and migrates it
+ * itself at start, under its own advisory lock. Every `@QueueJob()` provider gets its queue at
+ * init and its pollers once the app is up; a job is worked by one instance at a time (SKIP
+ * LOCKED), and a job whose worker died is worked again once it expires.
  */
 @Injectable()
-export class JobQueue implements BeforeApplicationShutdown {
+export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private boss?: PgBoss;
   private starting?: Promise<PgBoss>;
-  private readonly queues = new Set<string>();
+  private readonly jobs = new Map<QueueJobClass<unknown>, QueueJobHandler<unknown>>();
   private readonly log: Logger;
 
   /**
@@ -52,6 +59,8 @@ export class JobQueue implements BeforeApplicationShutdown {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
+    private readonly discovery: DiscoveryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
     metrics: MetricsService,
@@ -60,7 +69,7 @@ export class JobQueue implements BeforeApplicationShutdown {
     const depth = () => this.depthByState();
     new Gauge({
       name: 'job_queue_jobs',
-      help: 'Jobs in the queue by queue and state (created, retry, active, completed, failed…)',
+      help: 'Jobs in the queue by queue and state (created, retry, active, completed, failed…); cluster-wide, read from the shared database: every instance reports the same value, aggregate with max, not sum',
       labelNames: ['queue', 'state'],
       registers: [metrics.registry],
       async collect() {
@@ -68,6 +77,25 @@ export class JobQueue implements BeforeApplicationShutdown {
         for (const r of await depth()) this.set({ queue: r.name, state: r.state }, r.count);
       },
     });
+  }
+
+  /** Creates the queue of every declared job, so enqueueing works from the first request. */
+  async onModuleInit(): Promise<void> {
+    const boss = await this.start();
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as QueueJobHandler<unknown> | undefined;
+      if (!instance || !wrapper.metatype) continue;
+      if (Reflect.getMetadata(QUEUE_JOB, wrapper.metatype) !== true) continue;
+      await boss.createQueue(instance.name, { name: instance.name, ...instance.policy });
+      this.jobs.set(wrapper.metatype as QueueJobClass<unknown>, instance);
+    }
+  }
+
+  /** Starts each declared job's pollers once the whole app is up. */
+  async onApplicationBootstrap(): Promise<void> {
+    for (const job of this.jobs.values()) {
+      if (job.concurrency > 0) await this.work(job);
+    }
   }
 
   /** Counts of jobs per queue and state (for /metrics); empty before the queue has started. */
@@ -78,8 +106,43 @@ export class JobQueue implements BeforeApplicationShutdown {
     );
   }
 
-  /** Starts pg-boss once (idempotent); every other method calls it first. */
-  start(): Promise<PgBoss> {
+  /**
+   * Enqueues a job of a declared kind. Inside `Transactions.run` it joins the transaction (the
+   * job exists only if the transaction commits); outside, it commits at once.
+   */
+  async enqueue<T>(
+    job: QueueJobClass<T>,
+    data: T,
+    opts: EnqueueOptions = {},
+  ): Promise<string | null> {
+    const boss = await this.start();
+    const name = this.handlerOf(job).name;
+    const sendOptions = this.transactions.active
+      ? { ...opts, db: transactionExecutor(this.transactions.manager) }
+      : opts;
+    return boss.send(name, data as object, sendOptions as PgBoss.SendOptions);
+  }
+
+  /**
+   * Enqueues a job in the same SQL statement as the row it is about (see insertJobSql), with
+   * the queue's own policy: for a hot path written as one statement. `data` is an SQL `jsonb`
+   * expression over the statement's source CTE.
+   */
+  jobInStatement<T>(job: QueueJobClass<T>, data: (source: string) => string): CompanionStatement {
+    const name = this.handlerOf(job).name;
+    const schema = this.config.queue.schema;
+    return (p, source) =>
+      insertJobSql(schema, p, { queue: name, data: data(source), from: source });
+  }
+
+  private handlerOf<T>(job: QueueJobClass<T>): QueueJobHandler<T> {
+    const handler = this.jobs.get(job);
+    if (!handler) throw new Error(`${job.name} is not a provider of any module (or not @QueueJob)`);
+    return handler;
+  }
+
+  /** Starts pg-boss once (idempotent). */
+  private start(): Promise<PgBoss> {
     this.starting ??= (async () => {
       const boss = new PgBoss({
         db: poolExecutor(this.db),
@@ -118,66 +181,25 @@ export class JobQueue implements BeforeApplicationShutdown {
     });
   }
 
-  /** Creates the queue if needed, with its default retry/expiry policy for unexpected failures. */
-  async ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<void> {
-    if (this.queues.has(name)) return;
-    const boss = await this.start();
-    await boss.createQueue(name, { name, ...options });
-    this.queues.add(name);
-  }
-
-  /** Enqueues inside `tx` (the job exists only if the transaction commits). */
-  async sendInTransaction<T extends object>(
-    tx: EntityManager,
-    name: string,
-    data: T,
-    opts: EnqueueOptions = {},
-  ): Promise<string | null> {
-    const boss = await this.start();
-    return boss.send(name, data, { ...opts, db: transactionExecutor(tx) } as PgBoss.SendOptions);
-  }
-
-  /**
-   * Enqueues a job in the same SQL statement as the row it is about (see insertJobSql), with
-   * the queue's own policy. `data` is an SQL `jsonb` expression over the statement's source
-   * CTE. The queue must exist already (ensureQueue, called at module init).
-   */
-  jobInStatement(name: string, data: (source: string) => string): CompanionStatement {
-    if (!this.queues.has(name)) throw new Error(`queue ${name} has not been created`);
-    const schema = this.config.queue.schema;
-    return (p, source) =>
-      insertJobSql(schema, p, { queue: name, data: data(source), from: source });
-  }
-
-  async send<T extends object>(
-    name: string,
-    data: T,
-    opts: EnqueueOptions = {},
-  ): Promise<string | null> {
-    const boss = await this.start();
-    return boss.send(name, data, opts as PgBoss.SendOptions);
-  }
-
   /**
    * Registers `concurrency` independent pollers, each working one job at a time and fetching
    * the next one immediately while there is work (the polling interval only applies when idle).
    */
-  async work<T>(
-    name: string,
-    concurrency: number,
-    pollingIntervalSeconds: number,
-    handler: JobHandler<T>,
-  ): Promise<void> {
+  private async work(job: QueueJobHandler<unknown>): Promise<void> {
     const boss = await this.start();
-    for (let i = 0; i < concurrency; i++) {
+    for (let i = 0; i < job.concurrency; i++) {
       // The handler may run before work() resolves with the id, hence a holder, not a const.
       const worker: { id?: string } = {};
-      worker.id = await boss.work<T>(
-        name,
-        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds },
-        async ([job]) => {
+      worker.id = await boss.work<unknown>(
+        job.name,
+        {
+          batchSize: 1,
+          includeMetadata: true,
+          pollingIntervalSeconds: this.config.queue.pollIntervalSeconds,
+        },
+        async ([next]) => {
           try {
-            await handler(job);
+            await job.handle(next);
           } finally {
             // pg-boss waits out the polling interval after every fetch; a poller that just
             // found work asks again at once, so a backlog drains at delivery speed.
@@ -186,11 +208,7 @@ export class JobQueue implements BeforeApplicationShutdown {
         },
       );
     }
-  }
-
-  async size(name: string): Promise<number> {
-    const boss = await this.start();
-    return boss.getQueueSize(name);
+    this.log.debug({ queue: job.name, concurrency: job.concurrency }, 'job pollers started');
   }
 
   /**

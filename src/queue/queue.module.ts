@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { JobQueue } from './job-queue.js';
 
+/** The job queue; any module's `@QueueJob()` providers are found and worked (see queue-job.ts). */
 @Global()
-@Module({ providers: [JobQueue], exports: [JobQueue] })
+@Module({ imports: [DiscoveryModule], providers: [JobQueue], exports: [JobQueue] })
 export class QueueModule {}

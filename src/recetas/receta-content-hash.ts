@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json.js';
-import type { RecetaRow } from './recetas.repository.js';
+import type { RecetaEntity } from './entities/receta.entity.js';
 
 /**
  * SHA-256 of the registered content, so a dispenser holding the prescription can check it was
@@ -10,7 +10,7 @@ import type { RecetaRow } from './recetas.repository.js';
  */
 export function recetaContentHash(
   r: Pick<
-    RecetaRow,
+    RecetaEntity,
     | 'cuir'
     | 'fecha_creacion'
     | 'matricula_profesional'

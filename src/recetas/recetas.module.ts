@@ -1,32 +1,71 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditoriaModule } from '../auditoria/auditoria.module.js';
 import { AuthModule } from '../auth/auth.module.js';
+import { CuirModule } from '../cuir/cuir.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MinisterioModule } from '../ministerio/ministerio.module.js';
 import { ProfesionalModule } from '../profesional/profesional.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { MinistryNotificationService } from './ministry-notification.service.js';
-import { MinistryNotificationWorker } from './ministry-notification.worker.js';
-import { RecetaEventsService } from './receta-events.service.js';
-import { RecetasController } from './recetas.controller.js';
+import { AnulacionController } from './anulacion/anulacion.controller.js';
+import { AnulacionService } from './anulacion/anulacion.service.js';
+import { ConsultaController } from './consulta/consulta.controller.js';
+import { ConsultaService } from './consulta/consulta.service.js';
+import { TransaccionesController } from './consulta/transacciones.controller.js';
+import { RecetaHistorialEntity } from './entities/receta-historial.entity.js';
+import { RecetaEntity } from './entities/receta.entity.js';
+import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
+import { MinisterioDeliveryJob } from './notificacion/ministerio-delivery.job.js';
+import { RecetaEventsService } from './notificacion/receta-events.service.js';
+import { WebhookDeliveryJob } from './notificacion/webhook-delivery.job.js';
 import { RecetasRepository } from './recetas.repository.js';
 import { RecetasService } from './recetas.service.js';
-import { TransaccionesController } from './transacciones.controller.js';
-import { VerificacionController } from './verificacion.controller.js';
-import { VerificacionService } from './verificacion.service.js';
-import { VerificacionesRepository } from './verificaciones.repository.js';
+import { RegistroController } from './registro/registro.controller.js';
+import { RegistroService } from './registro/registro.service.js';
+import { RegistroWriter } from './registro/registro.writer.js';
+import { RecetaVidaService } from './vida/receta-vida.service.js';
 
+/**
+ * Prescriptions, by concern: registro/ (registration and its one-statement write), consulta/
+ * (listing, detail, tracking), anulacion/ (the owner's cancellation), vida/ (validity and
+ * estado_receta), notificacion/ (the ministry delivery of the pointer and of the
+ * cancellation, and the owner's webhooks).
+ *
+ * The dispensation state comes through `DispensacionPort` (vida/dispensacion.port.ts), which
+ * this module declares and does not provide: DispensasModule provides it and is global, so
+ * recetas never imports dispensas (dispensas imports recetas: no cycle). An app without
+ * DispensasModule fails at start naming DispensacionPort.
+ */
 @Module({
-  imports: [AuthModule, IdempotencyModule, ProfesionalModule, MinisterioModule, WebhooksModule],
-  controllers: [VerificacionController, RecetasController, TransaccionesController],
+  imports: [
+    TypeOrmModule.forFeature([RecetaEntity, RecetaHistorialEntity]),
+    AuthModule,
+    AuditoriaModule,
+    CuirModule,
+    IdempotencyModule,
+    ProfesionalModule,
+    MinisterioModule,
+    WebhooksModule,
+  ],
+  controllers: [
+    RegistroController,
+    ConsultaController,
+    TransaccionesController,
+    AnulacionController,
+  ],
   providers: [
     RecetasRepository,
     RecetasService,
-    MinistryNotificationService,
-    MinistryNotificationWorker,
+    RegistroService,
+    RegistroWriter,
+    ConsultaService,
+    AnulacionService,
+    RecetaVidaService,
+    MinisterioDeliveryJob,
+    AnulacionDelivery,
+    WebhookDeliveryJob,
     RecetaEventsService,
-    VerificacionesRepository,
-    VerificacionService,
   ],
-  exports: [RecetasService],
+  exports: [RecetasService, RecetaEventsService],
 })
 export class RecetasModule {}

@@ -1,17 +1,13 @@
 import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AxiosError } from 'axios';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { firstValueFrom } from 'rxjs';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { webhooksSettings } from './webhooks.slice.js';
+import type { WebhooksSettings } from './webhooks.slice.js';
 import { signatureHeader } from './webhook-signer.js';
-import {
-  isPrivateAddress,
-  webhookRules,
-  webhookUrlProblem,
-  WebhookUrlRules,
-} from './webhook-url-policy.js';
+import { isPrivateAddress, webhookUrlProblem, WebhookUrlRules } from './webhook-url-policy.js';
 
 export interface WebhookTarget {
   url: string;
@@ -37,9 +33,9 @@ export class WebhookSender {
 
   constructor(
     private readonly http: HttpService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectSettings(webhooksSettings) private readonly settings: WebhooksSettings,
   ) {
-    this.rules = webhookRules(config);
+    this.rules = settings;
   }
 
   async deliver(target: WebhookTarget, event: WebhookEvent): Promise<DeliveryResult> {
@@ -57,7 +53,7 @@ export class WebhookSender {
             'X-Event-Type': event.type,
             'X-Signature': signatureHeader(target.secret, body, Math.floor(Date.now() / 1000)),
           },
-          timeout: this.config.webhooks.timeoutMs,
+          timeout: this.settings.timeoutMs,
           maxRedirects: 0,
           validateStatus: () => true,
           transformRequest: [(data: unknown) => data],

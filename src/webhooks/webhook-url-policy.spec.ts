@@ -16,8 +16,41 @@ describe('webhook URL policy (SSRF guard)', () => {
     'fd00::1',
     '::ffff:10.0.0.1',
   ])('%s is private', (a) => expect(isPrivateAddress(a)).toBe(true));
-  it.each(['8.8.8.8', '200.45.1.1', '2001:4860:4860::8888'])('%s is public', (a) =>
-    expect(isPrivateAddress(a)).toBe(false),
+
+  it.each([
+    ['::10.0.0.1', 'IPv4-compatible (::/96)'],
+    ['::a00:1', 'IPv4-compatible, hex'],
+    ['::8.8.8.8', 'IPv4-compatible, even of a public address'],
+    ['::ffff:a00:1', 'IPv4-mapped, hex'],
+    ['64:ff9b::a00:1', 'NAT64 of 10.0.0.1'],
+    ['64:ff9b::127.0.0.1', 'NAT64 of loopback'],
+    ['64:ff9b::808:808', 'NAT64 of a public address (refused outright)'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64 (64:ff9b:1::/48)'],
+    ['2002:a00:1::1', '6to4, embedding 10.0.0.1'],
+    ['2001:0:a00:1::1', 'Teredo (2001::/32)'],
+    ['fec0::1', 'site-local (fec0::/10)'],
+    ['2001:db8::1', 'documentation (2001:db8::/32)'],
+    ['100::1', 'discard-only (100::/64)'],
+    ['192.0.2.1', 'TEST-NET-1'],
+    ['198.51.100.7', 'TEST-NET-2'],
+    ['203.0.113.9', 'TEST-NET-3'],
+    ['198.18.0.1', 'benchmarking (198.18.0.0/15)'],
+    ['198.19.255.254', 'benchmarking, upper half'],
+    ['100.127.255.254', 'CGNAT (100.64.0.0/10)'],
+    ['255.255.255.255', 'broadcast'],
+  ])('%s is refused: %s', (a) => expect(isPrivateAddress(a)).toBe(true));
+
+  it.each([
+    ['https://[64:ff9b::a00:1]/hook'],
+    ['https://[::10.0.0.1]/hook'],
+    ['https://192.0.2.10/hook'],
+    ['https://[2001:db8::5]/hook'],
+  ])('refuses the URL %s', async (url) => {
+    expect(await webhookUrlProblem(url, strict)).toMatch(/private/);
+  });
+  it.each(['8.8.8.8', '200.45.1.1', '2001:4860:4860::8888', '2800:810::1', '198.20.0.1'])(
+    '%s is public',
+    (a) => expect(isPrivateAddress(a)).toBe(false),
   );
 
   it.each([

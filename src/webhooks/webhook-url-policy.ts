@@ -1,46 +1,54 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 
-/** Addresses a webhook must never reach unless explicitly allowed: the service's own network. */
+/**
+ * Addresses a webhook must never reach unless explicitly allowed: the service's own network,
+ * and ranges that are never a public receiver (documentation, benchmarking, shared address
+ * space). IPv6 forms that carry an IPv4 address inside (IPv4-compatible, NAT64, 6to4, Teredo)
+ * are refused whole: through a translator they could reach any IPv4 address, private ones
+ * included, and no real receiver needs them. (IPv4-mapped ::ffff:0:0/96 is judged by its
+ * IPv4 part, by BlockList itself and by isPrivateAddress.)
+ */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
+  ['100.64.0.0', 10], // shared address space (CGNAT)
   ['127.0.0.0', 8],
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24], // TEST-NET-1
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
   ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // TEST-NET-2
+  ['203.0.113.0', 24], // TEST-NET-3
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (deprecated)
+  ['64:ff9b::', 96], // NAT64, well-known prefix
+  ['64:ff9b:1::', 48], // NAT64, local use
+  ['100::', 64], // discard-only
+  ['2001::', 32], // Teredo
+  ['2001:2::', 48], // benchmarking
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8],
 ] as const) {
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 }
 
+/** https outside development and tests; private targets only when WEBHOOK_ALLOW_PRIVATE is on (webhooks.slice.ts). */
 export interface WebhookUrlRules {
   requireHttps: boolean;
   allowPrivate: boolean;
-}
-
-/** https outside development and tests; private targets only when WEBHOOK_ALLOW_PRIVATE is on. */
-export function webhookRules(config: {
-  nodeEnv: string;
-  webhooks: { allowPrivate: boolean };
-}): WebhookUrlRules {
-  return {
-    requireHttps: !['development', 'test'].includes(config.nodeEnv),
-    allowPrivate: config.webhooks.allowPrivate,
-  };
 }
 
 export function isPrivateAddress(address: string): boolean {
@@ -81,6 +89,6 @@ export async function webhookUrlProblem(
     return 'host does not resolve';
   }
   return addresses.some(isPrivateAddress)
-    ? 'must not point at a private, loopback or link-local address'
+    ? 'must not point at a private, loopback, link-local or reserved address'
     : null;
 }

@@ -18,15 +18,17 @@ describe('authentication abuse', () => {
   describe('a burst of wrong secrets (AUTH_FAILURES_PER_MINUTE=30, the default)', () => {
     let t: TestApp;
     let c: TestClient;
+    let other: TestClient;
     beforeAll(async () => {
       t = await startWatchedApp(guard, 'auth-burst-app');
       c = await watchedClient(t, guard);
+      other = await watchedClient(t, guard);
     });
     afterAll(async () => {
       await t.stop();
     });
 
-    it('is cut off with 429 RATE_LIMITED and Retry-After, before any secret is checked', async () => {
+    it('cuts off that key from that address with 429 RATE_LIMITED and Retry-After; valid credentials still pass', async () => {
       const answers = [];
       for (let i = 0; i < 40; i++)
         answers.push(await get(t, { 'X-API-Key': c.key, 'X-API-Secret': wrongSecret() }));
@@ -37,10 +39,56 @@ describe('authentication abuse', () => {
         expect(a.body.error.code).toBe('RATE_LIMITED');
         expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       }
-      // From that address even the right secret waits: a guess that happens to be right
-      // cannot be told apart from a wrong one while the address is blocked.
-      const right = await get(t, c.headers);
-      expect(right.status).toBe(429);
+      // Failures are counted per address and presented key, and only failures: a valid
+      // client behind the same address (a shared proxy or NAT) is never locked out, not even
+      // the owner of the key being guessed at.
+      expect((await get(t, other.headers)).status).toBe(200);
+      expect((await get(t, c.headers)).status).toBe(200);
+      const again = await get(t, { 'X-API-Key': c.key, 'X-API-Secret': wrongSecret() });
+      expect(again.status).toBe(429);
+      // Another key's wrong secret from the same address is its own count: 401.
+      const otherWrong = await get(t, { 'X-API-Key': other.key, 'X-API-Secret': wrongSecret() });
+      expect(otherWrong.status).toBe(401);
+    });
+
+    it('X-Forwarded-For is not trusted by default: a spoofed address changes nothing', async () => {
+      const key = unknownKey();
+      const statuses = [];
+      for (let i = 0; i < 35; i++) {
+        const res = await get(t, {
+          'X-API-Key': key,
+          'X-API-Secret': wrongSecret(),
+          'X-Forwarded-For': `203.0.113.${i}`,
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(30)).toEqual(Array(5).fill(429));
+    });
+  });
+
+  describe('behind a trusted proxy (TRUST_PROXY=loopback)', () => {
+    let t: TestApp;
+    let c: TestClient;
+    beforeAll(async () => {
+      t = await startWatchedApp(guard, 'auth-proxy-app', { TRUST_PROXY: 'loopback' });
+      c = await watchedClient(t, guard);
+    });
+    afterAll(async () => {
+      await t.stop();
+    });
+
+    it('counts failures per client address from X-Forwarded-For', async () => {
+      const from = (address: string) => ({
+        'X-API-Key': c.key,
+        'X-API-Secret': wrongSecret(),
+        'X-Forwarded-For': address,
+      });
+      const statuses = [];
+      for (let i = 0; i < 31; i++) statuses.push((await get(t, from('203.0.113.7'))).status);
+      expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
+      expect(statuses[30]).toBe(429);
+      expect((await get(t, from('203.0.113.8'))).status).toBe(401);
+      expect((await get(t, { ...c.headers, 'X-Forwarded-For': '203.0.113.7' })).status).toBe(200);
     });
   });
 

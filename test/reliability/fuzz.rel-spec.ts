@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
+import { dispensaBody } from '../support/dispensas.js';
 import { registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { fuzzDni, LogGuard } from './support/log-guard.js';
@@ -112,7 +113,7 @@ describe('fuzzing every endpoint', () => {
         answers.push(res);
         if (res.status === 201 && res.headers['idempotent-replayed'] !== 'true') {
           if (k.path.startsWith('/v1/recetas')) created++;
-          else createdCuirs++;
+          else if (k.path.startsWith('/v1/cuir')) createdCuirs++;
         }
       }),
       { numRuns: runs },
@@ -250,16 +251,108 @@ describe('fuzzing every endpoint', () => {
     await fuzz(postCase(path, mutatedBody(valid, fields)));
   });
 
+  /** A prescription of ten items of 999 units, registered by the fuzzing client itself. */
+  async function tenItems(): Promise<{ id: string; cuir: string }> {
+    const body = registrationBody({
+      items: Array.from({ length: 10 }, (_, i) => ({ nombre: `Item ${i + 1}`, cantidad: 999 })),
+    });
+    const res = await send('POST', '/v1/recetas/registrar', toJsonText(body));
+    expect(res.status).toBe(201);
+    return { id: res.body.data.id_transaccion, cuir: body.cuir as string };
+  }
+
+  /** Units and rows of a prescription's items not reversed: never more than prescribed, one row each. */
+  const dispensed = async (id: string) =>
+    (
+      await db.query(
+        `SELECT count(*)::int AS rows, count(DISTINCT item)::int AS items,
+                coalesce(max(cantidad), 0)::int AS max FROM dispensa_items
+          WHERE id_transaccion = $1 AND NOT revertida`,
+        [id],
+      )
+    )[0] as { rows: number; items: number; max: number };
+
+  it('POST /v1/dispensas', async () => {
+    const r = await tenItems();
+    let n = 0;
+    const valid = () => dispensaBody(r.cuir, [[(n++ % 10) + 1, 1 + (n % 3)]]);
+    const fields = [
+      'cuir',
+      'reserva_id',
+      'farmacia',
+      'farmacia.cuit',
+      'farmacia.nombre',
+      'fecha_dispensa',
+      'items',
+      'items[0]',
+      'items[0].item',
+      'items[0].cantidad',
+      'items[0].codigo',
+      'items[0].sustituido',
+    ];
+    const answers = await fuzz(postCase('/v1/dispensas', mutatedBody(valid, fields)));
+    expect(answers.some((a) => a.status === 201)).toBe(true);
+    expect(answers.some((a) => a.status === 400)).toBe(true);
+    const d = await dispensed(r.id);
+    expect(d.rows).toBe(d.items);
+    expect(d.items).toBeLessThanOrEqual(10);
+    expect(d.max).toBeLessThanOrEqual(999);
+  });
+
+  it('POST /v1/dispensas/reservas', async () => {
+    const r = await tenItems();
+    const answers = await fuzz(
+      postCase(
+        '/v1/dispensas/reservas',
+        mutatedBody(() => ({ cuir: r.cuir }), ['cuir']),
+      ),
+    );
+    expect(answers.some((a) => a.status === 201 || a.status === 200)).toBe(true);
+  });
+
+  it('POST /v1/recetas/{id}/anular and POST /v1/dispensas/{id}/revertir', async () => {
+    // Cancelled before: a valid body answers 200 again and records nothing, so the counts hold.
+    const cancelled = await tenItems();
+    const first = await send(
+      'POST',
+      `/v1/recetas/${cancelled.id}/anular`,
+      toJsonText({ motivo: 'Cancelada antes del fuzzing' }),
+    );
+    expect(first.status).toBe(200);
+    await fuzz(
+      postCase(
+        `/v1/recetas/${cancelled.id}/anular`,
+        mutatedBody(() => ({ motivo: 'Error en la dosis' }), ['motivo']),
+      ),
+    );
+    const r = await tenItems();
+    const d = await send('POST', '/v1/dispensas', toJsonText(dispensaBody(r.cuir, [[1, 1]])));
+    expect(d.status).toBe(201);
+    await fuzz(
+      postCase(
+        `/v1/dispensas/${d.body.data.id_dispensa}/revertir`,
+        mutatedBody(() => ({ motivo: 'Cargada por error' }), ['motivo']),
+      ),
+    );
+  });
+
   it.each([
     '/v1/cuir/generar',
     '/v1/recetas/registrar',
     '/v1/profesional/verificar',
     '/v1/persona/verificar',
+    '/v1/dispensas',
+    '/v1/dispensas/reservas',
   ])('POST %s: raw bodies (depth, bytes, duplicate and polluting keys, size)', async (path) => {
+    const someCuir = path.startsWith('/v1/dispensas') ? (await tenItems()).cuir : '';
     const validText =
       path === '/v1/recetas/registrar'
         ? toJsonText(registrationBody({ documento_paciente: fuzzDni(3) }))
-        : toJsonText(path === '/v1/cuir/generar' ? cuirBody() : { documento: fuzzDni(4) });
+        : path === '/v1/dispensas'
+          ? toJsonText(dispensaBody(someCuir, [[1, 1]]))
+          : path === '/v1/dispensas/reservas'
+            ? toJsonText({ cuir: someCuir })
+            : toJsonText(path === '/v1/cuir/generar' ? cuirBody() : { documento: fuzzDni(4) });
     const before = await counts();
     for (const { name, body } of rawBodies(validText)) {
       for (const headers of [{}, { 'Idempotency-Key': randomUUID() }]) {
@@ -358,33 +451,35 @@ describe('fuzzing every endpoint', () => {
     expect(answers.some((a) => a.status === 200)).toBe(true);
   });
 
+  /** Path ids: hostile strings, odd spellings, and `OWN` (a real one of the case's own). */
+  const idArb = fc.oneof(
+    { weight: 3, arbitrary: hostileString.map(pct) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '%E0%A4%A',
+        '%',
+        '%zz',
+        '%00',
+        '%2F',
+        '..',
+        '-1',
+        '0',
+        '00000000000000000001',
+        '9'.repeat(19),
+        '9'.repeat(400),
+        '1e3',
+        '0x10',
+        '%201',
+        pct('١٢٣'),
+        pct('1;select 1'),
+        pct("1' OR '1'='1"),
+      ),
+    },
+    { weight: 1, arbitrary: fc.constant('OWN') },
+  );
+
   it.each(['/v1/recetas', '/v1/transacciones'])('GET %s/:id (paths and queries)', async (base) => {
-    const idArb = fc.oneof(
-      { weight: 3, arbitrary: hostileString.map(pct) },
-      {
-        weight: 2,
-        arbitrary: fc.constantFrom(
-          '%E0%A4%A',
-          '%',
-          '%zz',
-          '%00',
-          '%2F',
-          '..',
-          '-1',
-          '0',
-          '00000000000000000001',
-          '9'.repeat(19),
-          '9'.repeat(400),
-          '1e3',
-          '0x10',
-          '%201',
-          pct('١٢٣'),
-          pct('1;select 1'),
-          pct("1' OR '1'='1"),
-        ),
-      },
-      { weight: 1, arbitrary: fc.constant('OWN') },
-    );
     const query = fc.oneof(
       { weight: 3, arbitrary: fc.constant('') },
       {
@@ -403,6 +498,39 @@ describe('fuzzing every endpoint', () => {
     );
     expect(answers.some((a) => a.status === 200)).toBe(true);
     expect(answers.some((a) => a.status === 404)).toBe(true);
+  });
+
+  it.each([
+    ['GET', '/v1/dispensas/:id'],
+    ['POST', '/v1/dispensas/:id/revertir'],
+    ['DELETE', '/v1/dispensas/reservas/:id'],
+    ['POST', '/v1/recetas/:id/anular'],
+  ])('%s %s (hostile ids)', async (method, route) => {
+    // The own ids: a dispensation (reversed by the first valid case, which records nothing counted)
+    // and a reservation of the client's, and a prescription cancelled already.
+    const r = await tenItems();
+    const own =
+      route === '/v1/recetas/:id/anular'
+        ? r.id
+        : route.startsWith('/v1/dispensas/reservas')
+          ? (await send('POST', '/v1/dispensas/reservas', toJsonText({ cuir: r.cuir }))).body.data
+              .reserva_id
+          : (await send('POST', '/v1/dispensas', toJsonText(dispensaBody(r.cuir, [[1, 1]])))).body
+              .data.id_dispensa;
+    if (route === '/v1/recetas/:id/anular')
+      await send('POST', `/v1/recetas/${r.id}/anular`, toJsonText({ motivo: 'Antes' }));
+    const body = method === 'POST' ? toJsonText({ motivo: 'Motivo válido' }) : undefined;
+    const answers = await fuzz(
+      fc.tuple(idArb, oddHeaders).map(([id, headers]): Case => ({
+        method,
+        path: route.replace(':id', id === 'OWN' ? own : id),
+        body,
+        headers: body ? headers : stripBodyHeaders(headers),
+      })),
+      100,
+    );
+    expect(answers.some((a) => a.status === 404)).toBe(true);
+    expect(answers.some((a) => a.status < 300)).toBe(true);
   });
 
   it('credential headers: odd keys and secrets answer 401 in the envelope, never 5xx', async () => {

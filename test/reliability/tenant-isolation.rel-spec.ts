@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
+import { dispensaBody } from '../support/dispensas.js';
 import { registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { LogGuard } from './support/log-guard.js';
@@ -142,7 +143,7 @@ describe('tenant isolation', () => {
     expect(aIds).not.toContain(res.body.data.id_transaccion);
   });
 
-  it('a groupId+itemId A was issued is free for B (the uniqueness ledger is per client)', async () => {
+  it("a CUIR issued to A is never issued to B: B's own platform id makes it another CUIR", async () => {
     const body = {
       groupId: `${Date.now()}`.padStart(25, '3'),
       itemId: '01',
@@ -150,9 +151,18 @@ describe('tenant isolation', () => {
       prescriptionType: '01',
       medicationType: '02',
     };
-    expect((await call(a, 'POST', '/v1/cuir/generar', body)).status).toBe(201);
+    const issued = await call(a, 'POST', '/v1/cuir/generar', body);
+    expect(issued.status).toBe(201);
     expect((await call(a, 'POST', '/v1/cuir/generar', body)).status).toBe(409);
-    expect((await call(b, 'POST', '/v1/cuir/generar', body)).status).toBe(201);
+    // A and B share the default platform id: the same input is A's CUIR, so B is refused.
+    const refused = await call(b, 'POST', '/v1/cuir/generar', body);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('CUIR_ALREADY_ISSUED');
+    // A client with a platform id of its own gets its own CUIR for the same groupId+itemId.
+    const own = await watchedClient(t, guard, { cuirPlatformId: '0777' });
+    const mine = await call(own, 'POST', '/v1/cuir/generar', body);
+    expect(mine.status).toBe(201);
+    expect(mine.body.data.cuir).toBe(`0777${issued.body.data.cuir.slice(4)}`);
   });
 
   it("registering A's CUIR tells B only what SPEC 3 makes global: the CUIR is taken", async () => {
@@ -171,6 +181,59 @@ describe('tenant isolation', () => {
       message: 'This CUIR is already registered',
     });
     expect(Object.keys(res.body)).toEqual(['success', 'error', 'request_id']);
+  });
+
+  it("another client's dispensation or reservation answers 404 exactly like a missing one", async () => {
+    // A dispenses and reserves on a prescription of its own; B (every scope too) probes them.
+    const reg = registrationBody({
+      items: [
+        { nombre: 'Ibuprofeno 400 mg', cantidad: 2 },
+        { nombre: 'Amoxicilina 500 mg', cantidad: 1 },
+      ],
+    });
+    expect((await call(a, 'POST', '/v1/recetas/registrar', reg)).status).toBe(201);
+    const cuir = reg.cuir as string;
+    const d = await call(a, 'POST', '/v1/dispensas', dispensaBody(cuir, [[1, 1]]));
+    expect(d.status).toBe(201);
+    const reserva = await call(a, 'POST', '/v1/dispensas/reservas', { cuir });
+    expect(reserva.status).toBe(201);
+    const idDispensa = d.body.data.id_dispensa as string;
+    const idReserva = reserva.body.data.reserva_id as string;
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const probes: Array<[string, (id: string) => string, unknown]> = [
+      ['GET', (id) => `/v1/dispensas/${id}`, undefined],
+      ['POST', (id) => `/v1/dispensas/${id}/revertir`, { motivo: 'Intento ajeno' }],
+      ['DELETE', (id) => `/v1/dispensas/reservas/${id}`, undefined],
+    ];
+    for (const [method, path, body] of probes) {
+      const id = path('x').includes('reservas') ? idReserva : idDispensa;
+      const theirs = await call(b, method, path(id), body);
+      const none = await call(b, method, path(missing), body);
+      checkAnswer(theirs, `B ${method} ${path(id)}`);
+      expect(theirs.status).toBe(404);
+      expect(shape(theirs)).toEqual(shape(none));
+      expect(theirs.headers['content-length']).toBe(none.headers['content-length']);
+    }
+    // Nothing B did changed A's: still A's live reservation and unreversed dispensation.
+    const own = await call(a, 'GET', `/v1/dispensas/${idDispensa}`);
+    expect(own.body.data).toMatchObject({ revertida: false });
+    const v = await call(b, 'GET', `/v1/recetas/verificar/${cuir}`);
+    expect(v.body.data.reserva).toMatchObject({ propia: false });
+    // B's reservation attempt is refused without naming the holder.
+    const refused = await call(b, 'POST', '/v1/dispensas/reservas', { cuir });
+    expect(refused.status).toBe(409);
+    expect(refused.text).not.toContain(a.id);
+    expect(refused.text).not.toContain(idReserva);
+    // And A's prescription cannot be cancelled by B: 404 like a missing id.
+    const [row] = await db.query('SELECT id_transaccion::text AS id FROM recetas WHERE cuir = $1', [
+      cuir,
+    ]);
+    const cancel = await call(b, 'POST', `/v1/recetas/${row.id}/anular`, { motivo: 'Ajena' });
+    const cancelMissing = await call(b, 'POST', `/v1/recetas/${missingId}/anular`, {
+      motivo: 'Ajena',
+    });
+    expect(shape(cancel)).toEqual(shape(cancelMissing));
+    expect(cancel.status).toBe(404);
   });
 
   it('logs carry no document number, name or secret', () => {

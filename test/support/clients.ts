@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiClientsService, ClientSettings } from '../../src/auth/api-clients.service.js';
-import { SCOPES } from '../../src/auth/scopes.js';
+import { allScopes } from '../../src/common/http/access.js';
 import type { TestApp } from './test-app.js';
 
 export interface TestClient {
@@ -14,7 +14,7 @@ export interface TestClient {
 export async function createClient(t: TestApp, settings: ClientSettings = {}): Promise<TestClient> {
   const issued = await t.app
     .get(ApiClientsService)
-    .create(`test-${randomUUID()}`, { scopes: [...SCOPES], ...settings });
+    .create(`test-${randomUUID()}`, { scopes: allScopes(), ...settings });
   return {
     id: issued.client.id,
     key: issued.key,

@@ -9,8 +9,9 @@ import type { Logger } from 'pino';
 import { Writable } from 'node:stream';
 import { createRootLogger } from '../../src/common/logging/logger.js';
 import { ResilienceRegistry } from '../../src/common/resilience/resilience.registry.js';
-import { AppConfig, loadConfig } from '../../src/config/app-config.js';
-import { MetricsService } from '../../src/metrics/metrics.service.js';
+import type { AppConfig } from '../../src/config/app-config.js';
+import { loadAppConfig as loadConfig } from '../../src/slices.js';
+import { MetricsService } from '../../src/common/metrics/metrics.service.js';
 
 /** A recorded answer, a transport error code (e.g. ECONNREFUSED), or 'hang' (never answers). */
 export type Scripted = { status: number; body: string } | { networkError: string } | 'hang';

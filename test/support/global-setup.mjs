@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../dist/src/database/embedded-postgres.js';
 import { runMigrations } from '../../dist/src/database/migrate.js';
+import { MIGRATIONS } from '../../dist/migrations/index.js';
 
 /**
  * One database for the whole e2e run, migrated once. With DATABASE_URL (CI, the local
@@ -35,5 +36,5 @@ export default async function globalSetup() {
     globalThis.__stopEmbedded = () => db.stop();
   }
   process.env.TEST_DATABASE_URL = url;
-  await runMigrations(url);
+  await runMigrations(url, MIGRATIONS);
 }

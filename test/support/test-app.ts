@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startRuntime, Runtime } from '../../src/bootstrap.js';
 import { createRootLogger } from '../../src/common/logging/logger.js';
-import { loadConfig } from '../../src/config/app-config.js';
+import { loadAppConfig } from '../../src/slices.js';
 
 export interface TestApp extends Runtime {
   /** Every log line the app wrote, parsed. */
@@ -18,7 +18,7 @@ export interface TestApp extends Runtime {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run through jest (global setup)');
-  const config = loadConfig({
+  const config = loadAppConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',

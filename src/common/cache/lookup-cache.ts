@@ -1,3 +1,4 @@
+import { beforeSlowWork } from '../http/slow-work.js';
 /**
  * An in-memory read-through cache for lookups in external registries, where "not found" is an
  * answer (null) worth caching too, only for less time.
@@ -46,12 +47,6 @@ export class LookupCache<V> {
     return this.entries.size;
   }
 
-  /** Whether `get(key)` would answer from memory now, without loading. */
-  has(key: string): boolean {
-    const entry = this.entries.get(key);
-    return entry !== undefined && this.now() < entry.freshUntil;
-  }
-
   /** The cached value of `key`, else the result of `load` (shared by concurrent callers). */
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const now = this.now();
@@ -62,6 +57,8 @@ export class LookupCache<V> {
       this.entries.set(key, entry);
       return entry.value;
     }
+    const told = beforeSlowWork();
+    if (told) await told;
     try {
       return await this.loadOnce(key, load);
     } catch (err) {

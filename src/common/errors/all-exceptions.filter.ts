@@ -3,8 +3,10 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { RouteMethodIndex } from '../http/route-methods.js';
 import type { RequestWithContext } from '../http/request-context.js';
+import { PreEncodedError } from '../http/pre-encoded-json.js';
 import { DomainError } from './domain-error.js';
-import { ERROR_STATUS, ErrorCode, ErrorDetail } from './error-codes.js';
+import { ErrorCode, ErrorDetail, statusOf } from './error-codes.js';
+import { errorEnvelope } from './error-envelope.js';
 
 interface Problem {
   status: number;
@@ -73,6 +75,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
+    if (exception instanceof PreEncodedError) return sendPreEncoded(res, exception);
     const problem = this.toProblem(exception, req);
 
     if (problem.status >= 500) {
@@ -88,21 +91,22 @@ export class AllExceptionsFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
     // Set explicitly: a route may have set another content type before it failed.
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.status(problem.status).json({
-      success: false,
-      error: {
-        code: problem.code,
-        message: problem.message,
-        ...(problem.details ? { details: problem.details } : {}),
-      },
-      request_id: (req as RequestWithContext).requestId,
-    });
+    res
+      .status(problem.status)
+      .json(
+        errorEnvelope(
+          problem.code,
+          problem.message,
+          problem.details,
+          (req as RequestWithContext).requestId,
+        ),
+      );
   }
 
   private toProblem(exception: unknown, req: Request): Problem {
     if (exception instanceof DomainError) {
       return {
-        status: ERROR_STATUS[exception.code],
+        status: statusOf(exception.code),
         code: exception.code,
         message: exception.message,
         details: exception.details,
@@ -139,4 +143,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const message = status >= 500 ? 'Internal server error' : exception.message;
     return { status, code, message };
   }
+}
+
+/** An answer encoded before (an idempotent replay): sent byte for byte. */
+function sendPreEncoded(res: Response, answer: PreEncodedError): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.status(answer.status).send(answer.text);
 }

@@ -1,5 +1,10 @@
-/** The machine-readable error codes of SPEC 1, with the HTTP status each maps to. */
-export const ERROR_STATUS = {
+/**
+ * The error codes every module may answer with (SPEC 1), each with its HTTP status. A module
+ * adds its own codes in its `<module>.errors.ts` with `defineErrorCodes`, which also extends
+ * the `ErrorCodes` type below by declaration merging, so `new DomainError('ITS_CODE', …)`
+ * type-checks wherever the module's errors file is in the program.
+ */
+export const COMMON_ERROR_CODES = {
   MALFORMED_JSON: 400,
   VALIDATION_FAILED: 400,
   UNKNOWN_FIELD: 400,
@@ -11,22 +16,50 @@ export const ERROR_STATUS = {
   REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_KEY_REUSED: 409,
   IDEMPOTENCY_KEY_IN_PROGRESS: 409,
-  CUIR_ALREADY_REGISTERED: 409,
-  CUIR_ALREADY_ISSUED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
-  PROFESSIONAL_NOT_ENABLED: 422,
-  CUIR_RULES_VIOLATED: 422,
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 500,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/** A code → status table, as a module declares it. */
+export type ErrorCodeTable = Readonly<Record<string, number>>;
+
+/** Every error code of the program: the common ones, extended by each module's errors file. */
+
+export interface ErrorCodes extends Record<keyof typeof COMMON_ERROR_CODES, number> {}
+
+export type ErrorCode = Extract<keyof ErrorCodes, string>;
 
 export interface ErrorDetail {
   field: string;
   issue: string;
 }
+
+/**
+ * Declares a module's codes. The returned table is what the module lists in its slice; the
+ * composition root registers every slice's table at start (registerErrorCodes), so the filter
+ * knows each code's status.
+ */
+export const defineErrorCodes = <T extends ErrorCodeTable>(table: T): T => table;
+
+const catalogue = new Map<string, number>(Object.entries(COMMON_ERROR_CODES));
+
+/** Adds a module's codes to the catalogue; one code may not have two statuses. */
+export function registerErrorCodes(table: ErrorCodeTable): void {
+  for (const [code, status] of Object.entries(table)) {
+    const known = catalogue.get(code);
+    if (known !== undefined && known !== status)
+      throw new Error(`error code ${code} declared with statuses ${known} and ${status}`);
+    catalogue.set(code, status);
+  }
+}
+
+/** The HTTP status of a code; an unregistered code is a bug, answered as 500. */
+export const statusOf = (code: string): number => catalogue.get(code) ?? 500;
+
+/** Every registered code, for the OpenAPI document's enum. */
+export const errorCodes = (): string[] => [...catalogue.keys()];

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { MetricsService } from '../../metrics/metrics.service.js';
+import type { MetricsService } from '../metrics/metrics.service.js';
 import { createAccessLogger, scrubUrl } from '../logging/logger.js';
 import type { RequestWithContext } from './request-context.js';
 

@@ -8,6 +8,8 @@ export interface AuthenticatedClient {
   rateLimitPerMinute: number;
   cuirUniqueness: boolean;
   cuirRules: boolean;
+  /** The client's own CUIR platform id; null: the service's CUIR_PLATFORM_ID. */
+  cuirPlatformId: string | null;
 }
 
 /** The per-request state our middlewares and guards attach to Express's request. */

@@ -1,6 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
-import type { LogLevel } from '../../config/app-config.js';
+import pinoPretty from 'pino-pretty';
+import type { LogLevel } from '../../config/core-config.js';
 
 /**
  * Fields that may carry personal data or secrets, wherever they appear in a log object.
@@ -95,12 +96,33 @@ const BASE_OPTIONS: pino.LoggerOptions = {
   formatters: { level: (label) => ({ level: label }) },
 };
 
-export function createRootLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
+/**
+ * The root logger. `format`: JSON lines (for collectors) or one readable line per event (for a
+ * developer); unset, readable when stdout is a terminal and JSON otherwise.
+ */
+export function createRootLogger(
+  level: LogLevel,
+  destination?: pino.DestinationStream,
+  format?: 'json' | 'pretty',
+): Logger {
+  const pretty =
+    destination === undefined &&
+    (format ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
   return pino(
     { ...BASE_OPTIONS, level, redact: { paths: REDACT_PATHS, censor: '[REDACTED]' } },
-    // Asynchronous stdout: under load, lines written while a write is in flight go out together
-    // instead of one blocking syscall per request line. main.ts flushes on shutdown.
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    destination ??
+      (pretty
+        ? // Formats in this thread, synchronously: a terminal is read by a person, not under load.
+          pinoPretty({
+            sync: true,
+            translateTime: 'SYS:HH:MM:ss.l',
+            ignore: 'pid,hostname,service',
+            messageKey: 'msg',
+            singleLine: true,
+          })
+        : // Asynchronous stdout: under load, lines written while a write is in flight go out
+          // together instead of one blocking syscall per request line. main.ts flushes on shutdown.
+          pino.destination({ dest: 1, sync: false })),
   );
 }
 
@@ -122,8 +144,9 @@ export function createAccessLogger(root: Logger): Logger {
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
+  /** Nest's informational lines (one per module and route at start) are for debugging. */
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    this.logger.debug({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.logger.error({ context, trace }, String(message));

@@ -1,3 +1,4 @@
+import { beforeSlowWork } from '../http/slow-work.js';
 import {
   BrokenCircuitError,
   bulkhead,
@@ -87,6 +88,7 @@ export class ResiliencePolicy {
 
   /** Runs `call` under the policy; `signal` aborts the attempt when its timeout fires. */
   async execute<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    await beforeSlowWork();
     try {
       return await this.policy.execute(({ signal }) => call(signal));
     } catch (err) {
@@ -111,4 +113,13 @@ export class ResiliencePolicy {
       { cause: err },
     );
   }
+}
+
+/**
+ * Whether a failed call never reached the upstream: its circuit was open or its bulkhead full.
+ * A retry budget must not be spent on such a call (it says nothing about the upstream).
+ */
+export function wasNotAttempted(err: unknown): boolean {
+  if (!(err instanceof DomainError) || err.code !== 'UPSTREAM_UNAVAILABLE') return false;
+  return err.cause instanceof BrokenCircuitError || err.cause instanceof BulkheadRejectedError;
 }

@@ -3,7 +3,7 @@ import { Gauge } from 'prom-client';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { MetricsService } from '../../metrics/metrics.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { ROOT_LOGGER } from '../logging/logging.module.js';
 import { BreakerState, ResilienceOptions, ResiliencePolicy } from './resilience-policy.js';
 
@@ -50,7 +50,7 @@ export class ResilienceRegistry {
       p = new ResiliencePolicy(
         system,
         {
-          timeoutMs: this.config.registries.timeoutMs,
+          timeoutMs: r.timeoutMs,
           maxAttempts: r.maxAttempts,
           breakerThreshold: r.breakerThreshold,
           halfOpenAfterMs: r.halfOpenAfterMs,

@@ -19,3 +19,9 @@ export class SqlParams {
  * it commits or fails with that insert, at no extra round trip.
  */
 export type CompanionStatement = (p: SqlParams, source: string) => string;
+
+/**
+ * A SELECT run first inside another statement, returning a row when that statement must write
+ * nothing (a rule held by another module's table, checked without a round trip of its own).
+ */
+export type GuardStatement = (p: SqlParams) => string;

@@ -1,44 +1,61 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { DomainError } from '../errors/domain-error.js';
-import { IsIsoDateTimeWithOffset, parseIsoWithOffset } from './validators.js';
+import { DATE_TIME_MAX_LENGTH, DATE_TIME_WITH_OFFSET_PATTERN } from './patterns.js';
+import {
+  DATE_RANGE_TEXT,
+  DecimalInt,
+  IsIsoDateTimeWithOffset,
+  parseIsoWithOffset,
+} from './validators.js';
 
 /** A bad date answers INVALID_DATE_RANGE (SPEC 3), not the generic VALIDATION_FAILED. */
 const dateRange = { context: { code: 'INVALID_DATE_RANGE' } };
+const dateMessage = `must be an ISO 8601 date-time with offset, ${DATE_RANGE_TEXT}`;
 const pageMessage = 'must be an integer ≥ 1 and ≤ 1000000';
 const perPageMessage = 'must be an integer from 1 to 200';
 
 /** The query of a listing over an inclusive date range, paged (per_page ≤ 200, default 50). */
 export class DateRangePageQuery {
   @ApiProperty({
-    description: 'Start of the range (inclusive), ISO 8601 date-time with offset',
+    description: `Start of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}`,
     example: '2026-11-01T00:00:00-03:00',
+    format: 'date-time',
+    pattern: DATE_TIME_WITH_OFFSET_PATTERN,
+    maxLength: DATE_TIME_MAX_LENGTH,
   })
   @IsDefined({ message: 'is required', ...dateRange })
-  @IsIsoDateTimeWithOffset({ message: 'must be an ISO 8601 date-time with offset', ...dateRange })
+  @IsIsoDateTimeWithOffset({ message: dateMessage, ...dateRange })
   fecha_desde: string;
 
   @ApiProperty({
-    description:
-      'End of the range (inclusive), ISO 8601 date-time with offset; not before fecha_desde',
+    description: `End of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}; not before fecha_desde`,
     example: '2026-11-30T23:59:59-03:00',
+    format: 'date-time',
+    pattern: DATE_TIME_WITH_OFFSET_PATTERN,
+    maxLength: DATE_TIME_MAX_LENGTH,
   })
   @IsDefined({ message: 'is required', ...dateRange })
-  @IsIsoDateTimeWithOffset({ message: 'must be an ISO 8601 date-time with offset', ...dateRange })
+  @IsIsoDateTimeWithOffset({ message: dateMessage, ...dateRange })
   fecha_hasta: string;
 
-  @ApiPropertyOptional({ minimum: 1, default: 1, type: 'integer' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 1,
+    type: 'integer',
+    format: 'int32',
+  })
   @IsOptional()
-  @Type(() => Number)
+  @DecimalInt()
   @IsInt({ message: pageMessage })
   @Min(1, { message: pageMessage })
   @Max(1_000_000, { message: pageMessage })
   page?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, type: 'integer' })
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, type: 'integer', format: 'int32' })
   @IsOptional()
-  @Type(() => Number)
+  @DecimalInt()
   @IsInt({ message: perPageMessage })
   @Min(1, { message: perPageMessage })
   @Max(200, { message: perPageMessage })

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error.js';
 import { ErrorCode, ErrorDetail } from '../errors/error-codes.js';
+import { assertFewUnknownKeys, capDetails, unknownFields } from './unknown-fields.js';
 
 /** Keys that could reach an object's prototype chain through a mapper; never legitimate input. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -42,6 +43,7 @@ export class RequestValidationPipe extends ValidationPipe {
       // One walk over the body on the way through; the NUL and surrogate scans that name the
       // field (NUL first, wherever it is) only run for a body that has either.
       if (firstPath(value, 0, isUnstorable, isUnstorable)) throw unstorableText(value);
+      assertFewUnknownKeys(value, metadata.metatype);
     }
     return super.transform(value, metadata);
   }
@@ -183,15 +185,22 @@ export function toDomainError(errors: ValidationError[]): DomainError {
     list.map(({ field, issue }) => ({ field, issue }));
   const unknown = flat.filter((f) => f.unknown);
   if (unknown.length > 0) {
-    return new DomainError(
-      'UNKNOWN_FIELD',
-      `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.map((u) => u.field).join(', ')}`,
-      details(unknown),
+    return unknownFields(
+      unknown.map((u) => u.field),
+      'field',
     );
   }
   const specific = flat.find((f) => f.code);
   if (specific?.code) {
-    return new DomainError(specific.code, specific.issue, details(flat.filter((f) => f.code)));
+    return new DomainError(
+      specific.code,
+      specific.issue,
+      capDetails(details(flat.filter((f) => f.code)), 'problems'),
+    );
   }
-  return new DomainError('VALIDATION_FAILED', 'Request validation failed', details(flat));
+  return new DomainError(
+    'VALIDATION_FAILED',
+    'Request validation failed',
+    capDetails(details(flat), 'problems'),
+  );
 }

@@ -1,18 +1,33 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import { parseCuir } from '../../cuir/cuir-format.js';
 
-/** ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm); a bare local time is ambiguous. */
-const ISO_WITH_OFFSET =
+/**
+ * ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm); a bare local time is ambiguous.
+ * Exported so the OpenAPI document states the same pattern (patterns.ts).
+ */
+export const ISO_WITH_OFFSET =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
 
-/** Parses an ISO 8601 date-time with offset, or returns undefined (also for impossible dates). */
+/**
+ * The earliest year a date-time may be written with. PostgreSQL's timestamptz cannot hold year
+ * 0000 (JavaScript's Date can: such a value passed validation and failed the INSERT with a
+ * 500), and no prescription or query of this service is about anything before 1900. The
+ * four-digit year caps the other end at 9999, which timestamptz holds with any offset.
+ */
+export const MIN_YEAR = 1900;
+export const DATE_RANGE_TEXT = `from year ${MIN_YEAR} to 9999`;
+
+/**
+ * Parses an ISO 8601 date-time with offset written from year MIN_YEAR to 9999, or returns
+ * undefined (also for impossible dates).
+ */
 export function parseIsoWithOffset(value: unknown): Date | undefined {
   if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value)) return undefined;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return undefined;
   // Reject calendar overflow such as 2025-02-30 (Date would roll it into March).
   const [y, m, d] = value.slice(0, 10).split('-').map(Number);
+  if (y < MIN_YEAR) return undefined;
   const probe = new Date(Date.UTC(y, m - 1, d));
   return probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? date : undefined;
 }
@@ -32,33 +47,21 @@ export function IsIsoDateTimeWithOffset(opts: { maxFutureMs?: number } & Validat
         },
         defaultMessage: () =>
           opts.maxFutureMs === undefined
-            ? 'must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00)'
-            : `must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00), not more than ${Math.round(opts.maxFutureMs / 60000)} minutes in the future`,
+            ? `must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00), ${DATE_RANGE_TEXT}`
+            : `must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00), ${DATE_RANGE_TEXT}, not more than ${Math.round(opts.maxFutureMs / 60000)} minutes in the future`,
       },
     });
 }
 
-/** A structurally valid 41-digit CUIR (the CUIR module is the single source of truth). */
-export function IsCuir(opts: ValidationOptions = {}) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isCuir',
-      target: target.constructor,
-      propertyName,
-      options: opts,
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && parseCuir(value).ok,
-        defaultMessage: (args) => {
-          const value: unknown = args?.value;
-          if (typeof value !== 'string') return 'must be a string of 41 digits';
-          const parsed = parseCuir(value);
-          return parsed.ok
-            ? ''
-            : `must be a valid CUIR: ${parsed.issues.map((i) => (i.field === 'cuir' ? i.issue : `${i.field} ${i.issue}`)).join('; ')}`;
-        },
-      },
-    });
-}
+/**
+ * A query number written as decimal digits only. Query values arrive as strings, and
+ * `Number()` also reads "0x10", "1e2", "+5", " 5" and "5.0": anything but plain digits stays
+ * a string here and fails the @IsInt that follows.
+ */
+export const DecimalInt = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value,
+  );
 
 const DNI_WITH_DOTS = /^\d{1,2}\.\d{3}\.\d{3}$/;
 

@@ -8,7 +8,9 @@ export class GenerateCuirDto {
   @ApiProperty({
     description: 'Group identifier: exactly 25 digits',
     example: '0000000000000000000012345',
-    pattern: '^\\d{25}$',
+    pattern: '^[0-9]{25}$',
+    minLength: 25,
+    maxLength: 25,
   })
   @IsDefined(required)
   @Matches(/^[0-9]{25}$/, { message: 'must be a string of exactly 25 digits' })
@@ -18,6 +20,8 @@ export class GenerateCuirDto {
     description: 'Item within the group: 01–99',
     example: '01',
     pattern: '^(0[1-9]|[1-9][0-9])$',
+    minLength: 2,
+    maxLength: 2,
   })
   @IsDefined(required)
   @Matches(/^(0[1-9]|[1-9][0-9])$/, { message: 'must be a string of 2 digits from 01 to 99' })
@@ -47,7 +51,9 @@ export class GenerateCuirDto {
     description:
       'Subtype, 2 digits. For 01 the dispensing condition (01 libre, 02 bajo receta, 03 bajo receta archivada, 04 legalmente restringido); 00 for 02 and 03. The compatibility is enforced only when the client has local rules on (422 CUIR_RULES_VIOLATED).',
     example: '02',
-    pattern: '^\\d{2}$',
+    pattern: '^[0-9]{2}$',
+    minLength: 2,
+    maxLength: 2,
   })
   @IsDefined(required)
   @Matches(/^[0-9]{2}$/, { message: 'must be a string of exactly 2 digits' })
@@ -55,16 +61,20 @@ export class GenerateCuirDto {
 }
 
 export class CuirComponentsDto {
-  @ApiProperty({ example: '0001' }) platform: string;
-  @ApiProperty({ example: '0001' }) repository: string;
-  @ApiProperty({ example: '02' }) jurisdiction: string;
-  @ApiProperty({ example: '0102' }) type_subtype: string;
-  @ApiProperty({ example: '0000000000000000000012345' }) groupId: string;
-  @ApiProperty({ example: '01' }) itemId: string;
+  @ApiProperty({ example: '0001', pattern: '^[0-9]{4}$' }) platform: string;
+  @ApiProperty({ example: '0001', pattern: '^[0-9]{4}$' }) repository: string;
+  @ApiProperty({ example: '02', pattern: '^[0-9]{2}$' }) jurisdiction: string;
+  @ApiProperty({ example: '0102', pattern: '^[0-9]{4}$' }) type_subtype: string;
+  @ApiProperty({ example: '0000000000000000000012345', pattern: '^[0-9]{25}$' }) groupId: string;
+  @ApiProperty({ example: '01', pattern: '^[0-9]{2}$' }) itemId: string;
 }
 
 export class GeneratedCuirDto {
-  @ApiProperty({ example: '00010001020102000000000000000000001234501', description: '41 digits' })
+  @ApiProperty({
+    example: '00010001020102000000000000000000001234501',
+    description: '41 digits',
+    pattern: '^[0-9]{41}$',
+  })
   cuir: string;
 
   @ApiProperty({ type: CuirComponentsDto })

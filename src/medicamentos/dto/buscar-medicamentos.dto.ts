@@ -11,14 +11,11 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { DecimalInt } from '../../common/validation/validators.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 
-// Query values arrive as strings (implicit conversion is off app-wide): only plain digits
-// become numbers, anything else stays a string and fails @IsInt.
-const toInt = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class BuscarMedicamentosQueryDto {
@@ -27,6 +24,8 @@ export class BuscarMedicamentosQueryDto {
       'Text searched in the commercial name and the active ingredient, 2–100 characters: case- and accent-insensitive, tolerant of small typos ("ibuprofen", "paracetmol"), best match first. Required unless `code` is sent.',
     minLength: 2,
     maxLength: 100,
+    // Trimmed before the length check: at least two characters besides surrounding spaces.
+    pattern: '^\\s*[^\\s\\u0000][^\\u0000]*[^\\s\\u0000]\\s*$',
     example: 'ibuprofeno',
   })
   // Both sent: code wins, and q is not even validated.
@@ -41,6 +40,8 @@ export class BuscarMedicamentosQueryDto {
     description: 'Exact catalogue code; when sent, `q` is ignored. Required unless `q` is sent.',
     example: '1234567',
     pattern: '^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$',
+    minLength: 1,
+    maxLength: 40,
   })
   @IsOptional()
   @Matches(/^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$/, {
@@ -48,9 +49,17 @@ export class BuscarMedicamentosQueryDto {
   })
   code?: string;
 
-  @ApiPropertyOptional({ description: 'Page, 1-based', minimum: 1, default: 1, example: 1 })
+  @ApiPropertyOptional({
+    description: 'Page, 1-based',
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 1,
+    example: 1,
+  })
   @IsOptional()
-  @Transform(toInt)
+  @DecimalInt()
   @IsInt({ message: 'must be an integer from 1 to 1000000' })
   @Min(1, { message: 'must be an integer from 1 to 1000000' })
   @Max(1_000_000, { message: 'must be an integer from 1 to 1000000' })
@@ -58,13 +67,15 @@ export class BuscarMedicamentosQueryDto {
 
   @ApiPropertyOptional({
     description: 'Items per page',
+    type: 'integer',
+    format: 'int32',
     minimum: 1,
     maximum: MAX_PER_PAGE,
     default: DEFAULT_PER_PAGE,
     example: DEFAULT_PER_PAGE,
   })
   @IsOptional()
-  @Transform(toInt)
+  @DecimalInt()
   @IsInt({ message: `must be an integer from 1 to ${MAX_PER_PAGE}` })
   @Min(1, { message: `must be an integer from 1 to ${MAX_PER_PAGE}` })
   @Max(MAX_PER_PAGE, { message: `must be an integer from 1 to ${MAX_PER_PAGE}` })
@@ -109,9 +120,24 @@ export class MedicamentoDto {
 }
 
 export class MedicamentosPageDto {
-  @ApiProperty({ example: 12, description: 'Matches in all pages' }) total: number;
-  @ApiProperty({ example: 1 }) page: number;
-  @ApiProperty({ example: DEFAULT_PER_PAGE }) per_page: number;
-  @ApiProperty({ type: [MedicamentoDto], description: 'Best match first' })
+  @ApiProperty({
+    example: 12,
+    description: 'Matches in all pages',
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+  })
+  total: number;
+  @ApiProperty({ example: 1, type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })
+  page: number;
+  @ApiProperty({
+    example: DEFAULT_PER_PAGE,
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: MAX_PER_PAGE,
+  })
+  per_page: number;
+  @ApiProperty({ type: [MedicamentoDto], description: 'Best match first', maxItems: MAX_PER_PAGE })
   items: MedicamentoDto[];
 }

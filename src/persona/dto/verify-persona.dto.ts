@@ -3,9 +3,11 @@ import { IsDefined, Matches } from 'class-validator';
 
 export class VerifyPersonaDto {
   @ApiProperty({
-    description: "Citizen's DNI: 7 or 8 digits, no dots",
+    description: "Persona's DNI: 7 or 8 digits, no dots",
     example: '30111222',
-    pattern: '^\\d{7,8}$',
+    pattern: '^[0-9]{7,8}$',
+    minLength: 7,
+    maxLength: 8,
   })
   @IsDefined({ message: 'is required' })
   @Matches(/^[0-9]{7,8}$/, { message: 'must be a string of 7 or 8 digits' })
@@ -19,6 +21,9 @@ export class PersonaVerificationDto {
   apellido: string;
   @ApiProperty({
     example: 40,
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
     description:
       "Whole years since the registry's birth date, on Argentina's calendar (America/Argentina/Buenos_Aires) at the time of the request",
   })

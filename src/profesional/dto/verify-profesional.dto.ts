@@ -4,9 +4,11 @@ import { INDEC_JURISDICTION_CODES } from '../../common/indec-jurisdictions.js';
 
 export class VerifyProfesionalDto {
   @ApiProperty({
-    description: "Professional's DNI: 7 or 8 digits, no dots",
+    description: "Profesional's DNI: 7 or 8 digits, no dots",
     example: '25111222',
-    pattern: '^\\d{7,8}$',
+    pattern: '^[0-9]{7,8}$',
+    minLength: 7,
+    maxLength: 8,
   })
   @IsDefined({ message: 'is required' })
   @Matches(/^[0-9]{7,8}$/, { message: 'must be a string of 7 or 8 digits' })

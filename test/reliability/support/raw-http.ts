@@ -1,5 +1,10 @@
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import {
+  ContractViolation,
+  contractProblem,
+  prefetchContract,
+} from '../../support/contract/served-contracts.js';
 
 export interface RawResponse {
   status: number;
@@ -36,8 +41,25 @@ const parse = (text: string): unknown => {
 /**
  * One request through node:http with exactly the given headers and body bytes (no JSON
  * encoding, no default content type), so bodies can be invalid UTF-8 or not JSON at all.
+ * The answer is checked against the server's OpenAPI document, as supertest's are
+ * (test/support/contract); a violation rejects with a ContractViolation.
  */
-export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse> {
+export async function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse> {
+  prefetchContract(new URL(baseUrl).origin);
+  const res = await exchange(baseUrl, r);
+  const problem = await contractProblem(new URL(baseUrl).origin, {
+    method: r.method ?? 'GET',
+    url: r.path,
+    status: res.status,
+    headers: res.headers,
+    body: res.body,
+    text: res.text,
+  });
+  if (problem) throw new ContractViolation(`OpenAPI contract: ${problem}`);
+  return res;
+}
+
+function exchange(baseUrl: string, r: RawRequest): Promise<RawResponse> {
   const url = new URL(baseUrl);
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -142,3 +164,68 @@ export const median = (xs: number[]): number => {
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One HTTP/1.1 response read off a raw byte stream (Content-Length framing). */
+export interface FramedResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/**
+ * Opens a socket, writes `head` (and then `rest` after `pauseMs`, if given), and collects every
+ * byte until the server closes the connection or `timeoutMs` passes; `closedAfterMs` tells when
+ * the server closed (undefined: it never did).
+ */
+export function socketExchange(
+  baseUrl: string,
+  head: Buffer | string,
+  opts: { rest?: Buffer | string; pauseMs?: number; timeoutMs?: number } = {},
+): Promise<{ raw: Buffer; closedAfterMs?: number }> {
+  const url = new URL(baseUrl);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    const done = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({
+        raw: Buffer.concat(chunks),
+        closedAfterMs: closed ? performance.now() - started : undefined,
+      });
+    };
+    const timer = setTimeout(() => done(false), opts.timeoutMs ?? 20_000);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => undefined); // a reset counts as a close
+    socket.on('close', () => done(true));
+    socket.write(head);
+    if (opts.rest !== undefined) {
+      const rest = opts.rest;
+      setTimeout(() => socket.writable && socket.write(rest), opts.pauseMs ?? 0);
+    }
+  });
+}
+
+/** Splits a byte stream into the HTTP responses it holds, in order; trailing bytes are ignored. */
+export function framedResponses(raw: Buffer): FramedResponse[] {
+  const out: FramedResponse[] = [];
+  let at = 0;
+  while (at < raw.length) {
+    const end = raw.indexOf('\r\n\r\n', at, 'latin1');
+    if (end < 0) break;
+    const lines = raw.subarray(at, end).toString('latin1').split('\r\n');
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0])?.[1] ?? 0);
+    if (status === 0) break;
+    const headers: Record<string, string> = {};
+    for (const line of lines.slice(1)) {
+      const i = line.indexOf(':');
+      if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+    }
+    const length = Number(headers['content-length'] ?? 0);
+    const text = raw.subarray(end + 4, end + 4 + length).toString('utf8');
+    out.push({ status, headers, text });
+    at = end + 4 + length;
+  }
+  return out;
+}

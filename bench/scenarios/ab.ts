@@ -1,0 +1,141 @@
+import type { Build } from '../lib/bench.js';
+import type { RequestFactory } from '../lib/load.js';
+import { log, median } from '../lib/log.js';
+import type { RunningProcess } from '../lib/proc.js';
+import * as req from '../lib/requests.js';
+import { maxRounds, warm, type Contender } from '../lib/rounds.js';
+import type { RuntimeId } from '../lib/runtime.js';
+import type { RunRecord } from '../lib/table.js';
+import { DispensablePool, probe } from './dispensar.js';
+import { listarCases } from './listar.js';
+import type { Ctx } from './fleet.js';
+import { verificarCuirRequests } from './verificar-cuir.js';
+
+/** One A/B comparison: the current build against the other, one runtime, medians of the rounds. */
+export interface AbLine {
+  scenario: string;
+  case: string;
+  runtime: RuntimeId;
+  current_rps: number;
+  other_rps: number;
+  /** current / other (req/s medians): above 1 the current build is faster. */
+  ratio: number;
+  current_cpu_us: number;
+  other_cpu_us: number;
+  current_runs: number[];
+  other_runs: number[];
+}
+
+/**
+ * --ab=<ref>: the service of `build` and the current one on every runtime, both running, on
+ * the same database with the same settings, measured at max throughput in interleaved rounds
+ * (A B B A …) for each selected scenario's cases; medians and their ratio.
+ */
+export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
+  const { bench, setup } = ctx;
+  const { o } = bench;
+  const other = new Map<RuntimeId, RunningProcess>();
+  for (const rt of o.runtimes)
+    other.set(rt, await bench.startService({ name: 'service', rt, build }));
+  const cases: Array<{ scenario: string; case: string; f: () => RequestFactory }> = [];
+  const { clients, window, codes } = setup;
+  if (o.scenarios.has('registrar'))
+    cases.push({
+      scenario: 'registrar',
+      case: 'unique CUIR + key',
+      f: () => req.registrar(clients.reg.headers),
+    });
+  if (o.scenarios.has('listar'))
+    for (const k of listarCases(ctx))
+      cases.push({
+        scenario: 'listar',
+        case: k.name,
+        f: () => req.listar(k.c.headers, window, k.page),
+      });
+  if (o.scenarios.has('buscar'))
+    cases.push({
+      scenario: 'buscar',
+      case: 'mixed',
+      f: () => req.buscar(clients.reg.headers, codes),
+    });
+  if (o.scenarios.has('verificar'))
+    cases.push({
+      scenario: 'verificar',
+      case: 'warm cache',
+      f: () => req.verificar(clients.reg.headers),
+    });
+  if (o.scenarios.has('verificar-cuir'))
+    cases.push({
+      scenario: 'verificar-cuir',
+      case: 'seeded CUIRs',
+      f: () => verificarCuirRequests(ctx),
+    });
+  let pool: DispensablePool | undefined;
+  if (o.scenarios.has('dispensar')) {
+    const p = new DispensablePool(bench, clients.reg);
+    for (const svc of [...ctx.fleet.service.values(), ...other.values()]) {
+      const skip = await probe(ctx, svc, p);
+      if (skip) bench.skipped.dispensar = `${svc.name}: ${skip}`;
+    }
+  }
+  if (o.scenarios.has('dispensar') && !bench.skipped.dispensar) {
+    pool = new DispensablePool(bench, clients.reg);
+    const p = pool;
+    cases.push({
+      scenario: 'dispensar',
+      case: 'fresh prescription, item 1',
+      f: () => req.dispensar(clients.disp.headers, p.next),
+    });
+  }
+
+  const lines: AbLine[] = [];
+  let warmed = false;
+  for (const k of cases) {
+    const f = k.f();
+    const contenders: Contender[] = o.runtimes.flatMap((rt) => {
+      const mine = ctx.fleet.service.get(rt);
+      const theirs = other.get(rt);
+      if (!mine || !theirs) return [];
+      return [
+        { target: 'service' as const, runtime: rt, proc: mine, factory: f },
+        { target: 'service' as const, runtime: rt, proc: theirs, factory: f, build: build.label },
+      ];
+    });
+    if (!warmed) {
+      await warm(bench, contenders);
+      warmed = true;
+    }
+    const records: RunRecord[] = [];
+    for (let round = 1; round <= o.abRounds; round++) {
+      if (pool) await pool.fill(contenders[0].proc, 1_500 * o.maxS * contenders.length);
+      // One round at a time (the pool is topped up between them); maxRounds keeps A B B A.
+      records.push(...(await maxRounds(bench, k, contenders, 1, o.maxS, round)));
+    }
+    for (const rt of o.runtimes) {
+      const mine = records.filter((r) => r.runtime === rt && !r.build);
+      const theirs = records.filter((r) => r.runtime === rt && r.build);
+      const rps = (rs: RunRecord[]) => rs.map((r) => Math.round(r.load.ok_rps));
+      const cpu = (rs: RunRecord[]) => median(rs.map((r) => r.cpu_us_per_ok?.process ?? 0));
+      const line: AbLine = {
+        scenario: k.scenario,
+        case: k.case,
+        runtime: rt,
+        current_rps: median(rps(mine)),
+        other_rps: median(rps(theirs)),
+        ratio: Math.round((100 * median(rps(mine))) / Math.max(median(rps(theirs)), 1)) / 100,
+        current_cpu_us: cpu(mine),
+        other_cpu_us: cpu(theirs),
+        current_runs: rps(mine),
+        other_runs: rps(theirs),
+      };
+      lines.push(line);
+      log(
+        `A/B ${k.scenario} / ${k.case} on node ${rt}: current ${line.current_rps} vs ` +
+          `${build.label} ${line.other_rps} req/s (x${line.ratio})`,
+      );
+    }
+  }
+  for (const p of other.values()) await bench.stop(p);
+  bench.extra.ab = { ref: build.label, sha: build.sha, rounds: o.abRounds, lines };
+  return lines;
+}

@@ -1,0 +1,82 @@
+/**
+ * The kinds of event SPEC 8 lists. The column is open text with a format CHECK (lower-case
+ * word), so a new kind needs no migration; these are the names to use for the listed ones.
+ */
+export const AUDIT_TIPOS = [
+  'registro',
+  'anulacion',
+  'verificacion',
+  'reserva',
+  'reserva_liberada',
+  'dispensa',
+  'reversion',
+  'acceso_paciente',
+  'documento',
+] as const;
+
+export type AuditTipo = (typeof AUDIT_TIPOS)[number];
+
+/** The actor of a patient's own access (SPEC 8); any other actor is an API client's id. */
+export const ACTOR_PACIENTE = 'paciente';
+
+/** One event as the caller describes it. No personal data: only the CUIR and ids. */
+export interface AuditEvent {
+  /** One of AUDIT_TIPOS, or another lower-case word (`^[a-z][a-z0-9_]{1,39}$`). */
+  tipo: AuditTipo | (string & {});
+  /** Stored only when it is a well-formed CUIR (41 digits): a refused request may carry junk. */
+  cuir?: string | null;
+  idTransaccion?: string | number | bigint | null;
+  /** The API client's id (uuid), or `paciente`. */
+  actor: string;
+  /** `ok`, or the error code the action answered (`PRESCRIPTION_CANCELLED`…). */
+  resultado: string;
+  /** The request's X-Request-Id; dropped when it is not one the service would echo. */
+  requestId?: string | null;
+}
+
+/** The columns written, normalised. */
+export interface AuditEventRow {
+  tipo: string;
+  cuir: string | null;
+  id_transaccion: string | null;
+  actor: string;
+  resultado: string;
+  request_id: string | null;
+}
+
+const TIPO = /^[a-z][a-z0-9_]{1,39}$/;
+const ACTOR = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[a-z][a-z_]{1,31})$/;
+const RESULTADO = /^(ok|[A-Z][A-Z0-9_]{1,63})$/;
+const CUIR = /^[0-9]{41}$/;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const ID = /^[1-9][0-9]{0,18}$/;
+
+/** A programming error (an unknown actor format, a lower-case result…), never a user's. */
+export class InvalidAuditEvent extends Error {
+  constructor(field: string, value: unknown) {
+    super(`invalid audit event ${field}: ${JSON.stringify(value)}`);
+    this.name = 'InvalidAuditEvent';
+  }
+}
+
+/**
+ * The row for an event, with the table's CHECKs applied first so that a bad value fails here,
+ * naming the field, rather than aborting the caller's statement. Optional fields that come
+ * from a request (CUIR, request id, transaction id) are dropped when malformed, since a
+ * refused request must still be logged; the mandatory ones are the caller's to get right.
+ */
+export function auditEventRow(e: AuditEvent): AuditEventRow {
+  if (!TIPO.test(e.tipo)) throw new InvalidAuditEvent('tipo', e.tipo);
+  const actor = e.actor.toLowerCase();
+  if (!ACTOR.test(actor)) throw new InvalidAuditEvent('actor', e.actor);
+  if (!RESULTADO.test(e.resultado)) throw new InvalidAuditEvent('resultado', e.resultado);
+  const id = e.idTransaccion === null || e.idTransaccion === undefined ? '' : `${e.idTransaccion}`;
+  return {
+    tipo: e.tipo,
+    cuir: e.cuir && CUIR.test(e.cuir) ? e.cuir : null,
+    id_transaccion: ID.test(id) && BigInt(id) <= 9223372036854775807n ? id : null,
+    actor,
+    resultado: e.resultado,
+    request_id: e.requestId && REQUEST_ID.test(e.requestId) ? e.requestId : null,
+  };
+}

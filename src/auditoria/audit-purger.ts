@@ -1,0 +1,69 @@
+import { DomainError } from '../common/errors/domain-error.js';
+import { SellosRepository } from './sellos.repository.js';
+
+/** The regulation's floor (Disp. DNSISA 1/2025, Annex III.3); the delete trigger holds it too. */
+export const MIN_RETENTION_YEARS = 5;
+
+export interface PurgeResult {
+  antes_de: string;
+  /** The purge record's id; null when no seal was old enough. */
+  purga: string | null;
+  sellos: number;
+  eventos: number;
+}
+
+/**
+ * The latest `--antes-de` a purge accepts at `now`: the UTC date `years` before it. A date is
+ * taken as its UTC midnight, so every event it removes is at least `years` old.
+ */
+export function latestPurgeDate(now: Date, years: number): string {
+  const d = new Date(now);
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  return d.toISOString().slice(0, 10);
+}
+
+const isDate = (s: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+
+/**
+ * Removes the events of whole seals entirely older than a date past the retention, keeping
+ * the seals (so the chain still verifies) and recording the purge (so verify knows those
+ * seals' events are gone on purpose). One transaction: all of it or nothing.
+ */
+export class AuditPurger {
+  constructor(
+    private readonly sellos: SellosRepository,
+    private readonly retentionYears: number,
+  ) {}
+
+  async purge(antesDe: string, now = new Date()): Promise<PurgeResult> {
+    if (!isDate(antesDe)) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `--antes-de must be a date YYYY-MM-DD: ${antesDe}`,
+      );
+    }
+    const years = Math.max(this.retentionYears, MIN_RETENTION_YEARS);
+    const latest = latestPurgeDate(now, years);
+    if (antesDe > latest) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `refused: ${antesDe} is within the retention of ${years} years (AUDIT_RETENTION_YEARS); the latest date a purge accepts today is ${latest}`,
+      );
+    }
+    return this.sellos.transaction(async (tx) => {
+      await this.sellos.lock(tx); // one purge (or seal) at a time
+      const found = await this.sellos.purgeable(tx, antesDe);
+      if (found.n === 0) return { antes_de: antesDe, purga: null, sellos: 0, eventos: 0 };
+      const { purga, deleted } = await this.sellos.purge(tx, antesDe, found.sellos, found.eventos);
+      if (deleted !== Number(found.eventos)) {
+        // Rolled back: the seals and their events disagree, which verify explains.
+        throw new DomainError(
+          'INTERNAL',
+          `refused: the seals' events number ${deleted}, their seals say ${found.eventos}; run auditoria verificar`,
+        );
+      }
+      return { antes_de: antesDe, purga, sellos: found.n, eventos: deleted };
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ROOT_LOGGER } from '../common/logging/logging.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { auditoriaSettings } from './auditoria.slice.js';
+import type { AuditoriaSettings } from './auditoria.slice.js';
+import { AuditSealer } from './audit-sealer.js';
+
+/**
+ * Seals the event log every AUDIT_SEAL_SECONDS (0: never; `auditoria sellar` remains) on
+ * every instance; the sealer's lock makes the others skip. A plain unref'd timer, like the
+ * catalogue sync's: it never keeps the process alive, and a tick while a run is still going
+ * joins it instead of starting another.
+ */
+@Injectable()
+export class AuditSealScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+  private timer?: NodeJS.Timeout;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly sealer: AuditSealer,
+    @InjectSettings(auditoriaSettings) private readonly settings: AuditoriaSettings,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'auditoria' });
+  }
+
+  onApplicationBootstrap(): void {
+    const seconds = this.settings.sealSeconds;
+    if (seconds > 0) this.timer = setInterval(() => void this.tick(), seconds * 1000).unref();
+  }
+
+  /** Stops the timer and waits for a seal in progress, before the pool closes. */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sealer.idle();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      const run = await this.sealer.sealNow();
+      if (run.outcome === 'sealed') {
+        for (const s of run.seals)
+          this.log.debug({ seal: s.id, eventos: s.eventos }, 'event log sealed');
+      }
+    } catch (err) {
+      // The next tick seals the same events: nothing is lost while sealing fails.
+      this.log.warn({ err }, 'event log seal failed; retried at the next tick');
+    }
+  }
+}

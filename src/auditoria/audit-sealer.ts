@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { SellosRepository, type WrittenSeal } from './sellos.repository.js';
+
+/** At most this many events per seal: the seal's statement holds their hashes in memory. */
+export const SEAL_MAX_EVENTS = 50_000;
+/** Seals written by one run at most (a backlog of a million events: 20 seals, then the next run). */
+const MAX_SEALS_PER_RUN = 20;
+
+export type SealRun =
+  { outcome: 'sealed'; seals: WrittenSeal[] } | { outcome: 'skipped'; reason: 'locked' };
+
+/**
+ * Writes the seals the finished events are waiting for. One sealer at a time across
+ * instances: each seal's transaction takes an advisory lock and a run that finds it taken
+ * skips (the holder is sealing the same events); the seals' primary key makes a fork
+ * impossible even without it. Writers never wait for the sealer: it only reads their rows.
+ */
+@Injectable()
+export class AuditSealer {
+  private running?: Promise<SealRun>;
+
+  constructor(private readonly sellos: SellosRepository) {}
+
+  /** Seals now, or joins this instance's run in progress. */
+  sealNow(maxEvents = SEAL_MAX_EVENTS): Promise<SealRun> {
+    this.running ??= this.run(maxEvents).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Resolves when the run in progress (if any) has ended. */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  private async run(maxEvents: number): Promise<SealRun> {
+    const seals: WrittenSeal[] = [];
+    for (let i = 0; i < MAX_SEALS_PER_RUN; i++) {
+      const step = await this.sellos.transaction(async (tx) => {
+        if (!(await this.sellos.tryLock(tx))) return 'locked' as const;
+        return this.sellos.sealNext(tx, maxEvents);
+      });
+      if (step === 'locked') {
+        return seals.length
+          ? { outcome: 'sealed', seals }
+          : { outcome: 'skipped', reason: 'locked' };
+      }
+      if (!step) break;
+      seals.push(step);
+      if (!step.partial) break;
+    }
+    return { outcome: 'sealed', seals };
+  }
+}

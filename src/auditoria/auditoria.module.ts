@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditSealScheduler } from './audit-seal.scheduler.js';
+import { AuditSealer } from './audit-sealer.js';
+import { AuditoriaRepository } from './auditoria.repository.js';
+import { AuditoriaService } from './auditoria.service.js';
+import { AuditEventEntity } from './entities/audit-event.entity.js';
+import { AuditSealEntity } from './entities/audit-seal.entity.js';
+import { SellosRepository } from './sellos.repository.js';
+
+/**
+ * The sealed event log (SPEC 8): the writer other modules call, and the sealer that runs in
+ * every instance. Verify and purge are operator commands (src/cli/auditoria.command.ts).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditSealEntity])],
+  providers: [
+    AuditoriaService,
+    AuditoriaRepository,
+    SellosRepository,
+    AuditSealer,
+    AuditSealScheduler,
+  ],
+  exports: [AuditoriaService],
+})
+export class AuditoriaModule {}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { Transactions } from '../database/transactions.js';
+import type { AuditEventRow } from './audit-event.js';
+import { AUDIT_COLUMNS } from './auditoria.sql.js';
+import { AuditEventEntity } from './entities/audit-event.entity.js';
+
+/**
+ * SQL of the event log's writers and readers. A write is one plain INSERT: the trigger stamps
+ * the writing transaction and the hash; nothing is locked and no chain head is read, so
+ * concurrent actions never wait for each other here (sealing happens later, see SellosRepository).
+ */
+@Injectable()
+export class AuditoriaRepository {
+  constructor(private readonly transactions: Transactions) {}
+
+  /** Inserts one event, in the running transaction when there is one. */
+  async insert(r: AuditEventRow): Promise<string> {
+    const values = [r.tipo, r.cuir, r.id_transaccion, r.actor, r.resultado, r.request_id];
+    const rows: Array<{ id: string }> = await this.transactions.manager.query(
+      `INSERT INTO auditoria_eventos (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`,
+      values,
+    );
+    return rows[0].id;
+  }
+
+  /** One prescription's events, oldest first. */
+  listForReceta(idTransaccion: string, limit: number, offset: number): Promise<AuditEventEntity[]> {
+    return this.transactions.repository(AuditEventEntity).find({
+      where: { idTransaccion },
+      order: { id: 'ASC' },
+      take: limit,
+      skip: offset,
+    });
+  }
+
+  countForReceta(idTransaccion: string): Promise<number> {
+    return this.transactions.repository(AuditEventEntity).count({ where: { idTransaccion } });
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { currentRequestId } from '../common/http/request-scope.js';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
+import { type AuditEvent, auditEventRow } from './audit-event.js';
+import { AuditoriaRepository } from './auditoria.repository.js';
+import { eventInStatementSql } from './auditoria.sql.js';
+import type { AuditEventEntity } from './entities/audit-event.entity.js';
+
+/** One page of a prescription's events, oldest first, and how many it has in all. */
+export interface EventosPage {
+  total: number;
+  items: AuditEventEntity[];
+}
+
+/**
+ * The event log of SPEC 8, as the other modules use it: each action writes its event in its
+ * own transaction (so the event exists exactly when the action does), refused actions too.
+ * Writing never waits for anything: the chain is built later by the sealer.
+ */
+@Injectable()
+export class AuditoriaService {
+  constructor(private readonly repo: AuditoriaRepository) {}
+
+  /**
+   * Writes one event in the running transaction (Transactions.run: it commits or rolls back
+   * with the action), or on its own outside one (a refusal that wrote nothing else). Returns
+   * the event's id. Throws InvalidAuditEvent for a malformed tipo, actor or resultado (a
+   * programming error).
+   */
+  record(event: AuditEvent): Promise<string> {
+    return this.repo.insert(auditEventRow(withRequestId(event)));
+  }
+
+  /**
+   * The event as a companion of a larger single statement (see CompanionStatement): one event
+   * per row of the statement's `source` CTE, whose `id` is the prescription's id_transaccion
+   * (any `idTransaccion` given here is ignored). E.g. in the registration's statement:
+   * `recetas.insertRegistration(r, first, [job, auditoria.eventInStatement({ tipo: 'registro',
+   * cuir, actor: clientId, resultado: 'ok', requestId })], gate)`.
+   */
+  eventInStatement(event: Omit<AuditEvent, 'idTransaccion'>): CompanionStatement {
+    return eventInStatementSql(withRequestId(event));
+  }
+
+  /** One prescription's events, oldest first (`limit`/`offset` as the listing pages). */
+  async listForReceta(
+    idTransaccion: string,
+    page: { limit: number; offset: number },
+  ): Promise<EventosPage> {
+    const [total, items] = await Promise.all([
+      this.repo.countForReceta(idTransaccion),
+      this.repo.listForReceta(idTransaccion, page.limit, page.offset),
+    ]);
+    return { total, items };
+  }
+}
+
+/** The request being handled is the event's, unless the caller names one. */
+const withRequestId = <E extends AuditEvent>(event: E): E =>
+  event.requestId === undefined ? { ...event, requestId: currentRequestId() } : event;

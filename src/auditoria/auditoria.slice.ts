@@ -1,0 +1,25 @@
+import type { ModuleSlice } from '../common/module-slice.js';
+import { IntSetting } from '../config/setting-decorators.js';
+import { defineSettings, SettingsOf } from '../config/settings.js';
+import { Auditoria1763900010000 } from './migrations/1763900010000-Auditoria.js';
+
+class AuditoriaVariables {
+  /** Seal the event log every N seconds (0: only by `npm run cli -- auditoria sellar`). */
+  @IntSetting(0, 86400) AUDIT_SEAL_SECONDS?: number;
+  // The regulation keeps events at least five years (Disp. DNSISA 1/2025, Annex III.3).
+  @IntSetting(5, 100) AUDIT_RETENTION_YEARS?: number;
+}
+
+export const auditoriaSettings = defineSettings('auditoria', AuditoriaVariables, (v) => ({
+  sealSeconds: v.AUDIT_SEAL_SECONDS ?? 60,
+  retentionYears: v.AUDIT_RETENTION_YEARS ?? 5,
+}));
+
+export type AuditoriaSettings = SettingsOf<typeof auditoriaSettings>;
+
+/** The sealed event log (SPEC 8). */
+export const auditoriaSlice: ModuleSlice = {
+  name: 'auditoria',
+  settings: [auditoriaSettings],
+  migrations: [Auditoria1763900010000],
+};

@@ -1,0 +1,85 @@
+import { Command } from 'commander';
+import { AuditPurger, type PurgeResult } from '../auditoria/audit-purger.js';
+import { AuditSealer, type SealRun } from '../auditoria/audit-sealer.js';
+import { AuditVerifier, type VerifyReport } from '../auditoria/audit-verifier.js';
+import { auditoriaSettings } from '../auditoria/auditoria.slice.js';
+import { SellosRepository } from '../auditoria/sellos.repository.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import type { AppConfig } from '../config/app-config.js';
+import { openCliDatabase } from './cli-database.js';
+import type { Output } from './output.js';
+
+/** `auditoria verificar | sellar | purgar`: the event log's operator commands (SPEC 8). */
+export function auditoriaCommand(config: AppConfig, out: Output): Command {
+  const withSellos = async <T>(fn: (sellos: SellosRepository) => Promise<T>): Promise<T> => {
+    const db = await openCliDatabase(config, []);
+    try {
+      return await fn(new SellosRepository(db.dataSource));
+    } finally {
+      await db.close();
+    }
+  };
+  const auditoria = new Command('auditoria').description('the sealed event log (SPEC 8)');
+  auditoria
+    .command('verificar')
+    .description(
+      'recompute every seal, the chain and every sealed event; exit 1 naming the first that does not match',
+    )
+    .option('--json', 'print one JSON object on stdout')
+    .action(async (flags: { json?: boolean }) => {
+      const report = await withSellos((s) => new AuditVerifier(s).verify());
+      if (flags.json) out.json(report);
+      else for (const line of describeReport(report)) out.line(line);
+      if (!report.ok) {
+        throw new DomainError('INTERNAL', `event log verification failed: ${report.problemas[0]}`);
+      }
+    });
+  auditoria
+    .command('sellar')
+    .description('seal the finished events now (the service does it every AUDIT_SEAL_SECONDS)')
+    .option('--json', 'print one JSON object on stdout')
+    .action(async (flags: { json?: boolean }) => {
+      const run = await withSellos((s) => new AuditSealer(s).sealNow());
+      if (flags.json) out.json(run);
+      else out.line(describeSeal(run));
+    });
+  auditoria
+    .command('purgar')
+    .description(
+      'delete the events of the seals entirely older than a date at least AUDIT_RETENTION_YEARS ago (the seals stay)',
+    )
+    .requiredOption(
+      '--antes-de <YYYY-MM-DD>',
+      'only seals whose every event is older than this date (UTC)',
+    )
+    .option('--json', 'print one JSON object on stdout')
+    .action(async (flags: { antesDe: string; json?: boolean }) => {
+      const result = await withSellos((s) =>
+        new AuditPurger(s, config.settings(auditoriaSettings).retentionYears).purge(flags.antesDe),
+      );
+      if (flags.json) out.json(result);
+      else out.line(describePurge(result));
+    });
+  return auditoria;
+}
+
+function describeReport(r: VerifyReport): string[] {
+  const counts = `${r.eventos} events in ${r.sellos} seals (${r.sellos_purgados} purged), ${r.pendientes} pending (not yet sealed)`;
+  if (!r.ok) {
+    return [`event log verification FAILED after ${counts}:`, ...r.problemas.map((p) => `  ${p}`)];
+  }
+  const head = r.ultimo_sello ? `; last seal ${r.ultimo_sello.id} ${r.ultimo_sello.hash}` : '';
+  return [`event log verified: ${counts}${head}`];
+}
+
+function describeSeal(run: SealRun): string {
+  if (run.outcome === 'skipped') return 'skipped: another instance is sealing';
+  if (run.seals.length === 0) return 'nothing to seal';
+  const events = run.seals.reduce((n, s) => n + s.eventos, 0);
+  return `sealed ${events} events in ${run.seals.length} seal(s): ${run.seals.map((s) => s.id).join(', ')}`;
+}
+
+function describePurge(r: PurgeResult): string {
+  if (!r.purga) return `nothing to purge: no unpurged seal is entirely older than ${r.antes_de}`;
+  return `purged ${r.eventos} events of ${r.sellos} seal(s) older than ${r.antes_de} (purge ${r.purga}); the seals remain`;
+}

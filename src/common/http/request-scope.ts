@@ -1,0 +1,30 @@
+import type { NextFunction, Response } from 'express';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RequestWithContext } from './request-context.js';
+
+/**
+ * What code deep in a request's handling may need to know of the request without every call
+ * passing it down: its id (the event log stores it beside each action).
+ */
+interface RequestScope {
+  requestId: string;
+}
+
+const scope = new AsyncLocalStorage<RequestScope>();
+
+/** The X-Request-Id of the request being handled, or null outside one (jobs, the CLI). */
+export const currentRequestId = (): string | null => scope.getStore()?.requestId ?? null;
+
+/**
+ * Runs the rest of the request's handling (guards, pipes, the handler and everything it
+ * awaits) inside its scope. A middleware rather than an interceptor: Express calls the next
+ * layers from inside `next()`, so one `run` covers them at no extra rxjs hop. Registered after
+ * the body parser, whose callbacks run in the socket's context, not the request's.
+ */
+export function requestScopeMiddleware(
+  req: RequestWithContext,
+  _res: Response,
+  next: NextFunction,
+): void {
+  scope.run({ requestId: req.requestId }, next);
+}

@@ -1,0 +1,15 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/** Express matches routes case-insensitively, so /V1/… reaches the same handlers. */
+const API_PATH = /^\/v1(\/|$)/i;
+
+/**
+ * SPEC 1's headers, set before anything can answer so that errors carry them too: no
+ * content-type sniffing on any answer, and no copy of any /v1 answer (personal and
+ * prescription data, or errors about them) kept by a browser or a proxy.
+ */
+export function securityHeadersMiddleware(req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (API_PATH.test(req.path)) res.setHeader('Cache-Control', 'no-store');
+  next();
+}

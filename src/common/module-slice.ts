@@ -1,0 +1,26 @@
+import type { MigrationInterface } from 'typeorm';
+import type { SettingsSlice } from '../config/settings.js';
+import { ErrorCodeTable, registerErrorCodes } from './errors/error-codes.js';
+import { registerScopes, ScopeTable } from './http/access.js';
+
+/**
+ * What a module brings besides its Nest module: the scopes its routes require, the error codes
+ * it answers with, its settings and its migrations. Each module declares one in its
+ * `<module>.slice.ts`; the composition root (src/slices.ts) lists them, one line per module.
+ */
+export interface ModuleSlice {
+  name: string;
+  scopes?: ScopeTable;
+  errors?: ErrorCodeTable;
+  settings?: readonly SettingsSlice<unknown>[];
+  /** Migration classes, in the module's own `migrations/` folder. */
+  migrations?: readonly (new () => MigrationInterface)[];
+}
+
+/** Makes every slice's scopes and error codes known (once, at start). */
+export function registerSlices(slices: readonly ModuleSlice[]): void {
+  for (const s of slices) {
+    if (s.scopes) registerScopes(s.scopes);
+    if (s.errors) registerErrorCodes(s.errors);
+  }
+}

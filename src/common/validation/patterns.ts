@@ -1,0 +1,42 @@
+/**
+ * The patterns the OpenAPI document states for inputs, built from the same tables and
+ * expressions the server validates with, so a value the schema accepts is one the server
+ * accepts (patterns.spec.ts checks each against its validator). JSON Schema dialect: ECMA-262.
+ * The CUIR's patterns are the cuir module's (cuir/cuir-patterns.ts).
+ */
+import { INDEC_JURISDICTION_CODES } from '../indec-jurisdictions.js';
+import { ISO_WITH_OFFSET } from './validators.js';
+
+/** An alternation of the given literals, as a non-capturing group. */
+export const anyOf = (values: readonly string[]) => `(?:${values.join('|')})`;
+
+/** One of the 24 INDEC jurisdiction codes. */
+export const INDEC_CODE_PATTERN = `^${anyOf(INDEC_JURISDICTION_CODES)}$`;
+
+/** An Argentine DNI as stored: 7 or 8 digits. */
+export const DNI_PATTERN = '^[0-9]{7,8}$';
+
+/** A DNI as accepted on input: 7 or 8 digits, or written with dots (30.111.222). */
+export const DNI_INPUT_PATTERN = '^(?:[0-9]{7,8}|[0-9]{1,2}\\.[0-9]{3}\\.[0-9]{3})$';
+
+/** A licence number: 1–20 letters or digits. */
+export const MATRICULA_PATTERN = '^[A-Za-z0-9]{1,20}$';
+
+/** An id_transaccion: a decimal string of up to 18 digits (anything else answers 404). */
+export const ID_TRANSACCION_PATTERN = '^[0-9]{1,18}$';
+
+/** A UUID of any version, either case (`format: uuid` alone also admits a `urn:uuid:` prefix). */
+export const UUID_PATTERN =
+  '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
+
+/** ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm). */
+export const DATE_TIME_WITH_OFFSET_PATTERN = ISO_WITH_OFFSET.source;
+
+/** The longest date-time the pattern admits: nanoseconds and a ±hh:mm offset. */
+export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
+
+/**
+ * Free text: the server refuses U+0000 (PostgreSQL cannot store it) in every body field and
+ * query parameter; applied to each request string without a pattern of its own.
+ */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';

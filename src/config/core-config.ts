@@ -1,0 +1,167 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import type { CoreVariables } from './core.variables.js';
+import { ConfigError } from './config-error.js';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type NodeEnv = 'development' | 'production' | 'test';
+
+/** The typed, defaulted core settings (see core.variables.ts). */
+export interface CoreConfig {
+  nodeEnv: NodeEnv;
+  logLevel: LogLevel;
+  logFormat?: 'json' | 'pretty';
+  http: {
+    host: string;
+    port: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    shutdownGraceMs: number;
+    /**
+     * Express's `trust proxy`: false (the peer's address is the client's), a hop count, or
+     * the proxies' addresses/CIDRs (and Express's names loopback, linklocal, uniquelocal).
+     */
+    trustProxy: false | number | string[];
+  };
+  /** Where the service can be reached by others (the ministry's verification URL uses it). */
+  publicBaseUrl?: string;
+  database: {
+    /** Unset: the embedded PGlite is started and this is filled in by the bootstrap. */
+    url?: string;
+    /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
+    isEmbedded: boolean;
+    poolSize: number;
+    embedded: { dir: string; port: number };
+  };
+  /** pg-boss keeps its tables in `schema` (separate schemas isolate deployments sharing a database). */
+  queue: { schema: string; pollIntervalSeconds: number; maintenanceIntervalSeconds: number };
+  sandbox: {
+    port: number;
+    /** Set by the bootstrap when it started the sandbox for the systems left unset. */
+    url?: string;
+  };
+  /** The external systems: a base URL each (unset: the sandbox, outside production). */
+  upstreams: {
+    refepsBaseUrl?: string;
+    renaperBaseUrl?: string;
+    catalogoBaseUrl?: string;
+    ministerioBaseUrl?: string;
+    sisaUser: string;
+    sisaPassword: string;
+  };
+  /** The outbound-call policy shared by every external system. */
+  resilience: {
+    timeoutMs: number;
+    maxAttempts: number;
+    breakerThreshold: number;
+    halfOpenAfterMs: number;
+    bulkheadLimit: number;
+    bulkheadQueue: number;
+  };
+}
+
+/**
+ * In production nothing falls back to an emulator or the embedded database: each of these
+ * must be set, or the start is refused naming it (reporting prescriptions to the sandbox would
+ * show them COMPLETED while the ministry never heard of them).
+ */
+export const REQUIRED_IN_PRODUCTION = [
+  'DATABASE_URL',
+  'REFEPS_BASE_URL',
+  'RENAPER_BASE_URL',
+  'CATALOGO_BASE_URL',
+  'MINISTERIO_BASE_URL',
+] as const;
+
+export function buildCoreConfig(v: CoreVariables): CoreConfig {
+  const nodeEnv = (v.NODE_ENV ?? 'development') as NodeEnv;
+  if (nodeEnv === 'production') {
+    const missing = REQUIRED_IN_PRODUCTION.filter((name) => v[name] === undefined);
+    if (missing.length > 0)
+      throw new ConfigError(
+        missing.map((name) => `${name}: is required when NODE_ENV=production (no default there)`),
+      );
+  }
+  const concurrency = v.REGISTRY_MAX_CONCURRENCY ?? 20;
+  return {
+    nodeEnv,
+    logLevel: (v.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as LogLevel,
+    logFormat: v.LOG_FORMAT as CoreConfig['logFormat'],
+    http: {
+      host: v.HOST ?? '0.0.0.0',
+      port: v.PORT ?? 3000,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 15000,
+      keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65000,
+      shutdownGraceMs: v.SHUTDOWN_GRACE_MS ?? 10000,
+      trustProxy: trustProxy(v.TRUST_PROXY),
+    },
+    publicBaseUrl: v.PUBLIC_BASE_URL,
+    database: {
+      url: v.DATABASE_URL,
+      isEmbedded: v.DATABASE_URL === undefined,
+      poolSize: v.DATABASE_POOL_SIZE ?? 10,
+      embedded: {
+        dir: resolve(v.EMBEDDED_DB_DIR ?? '.data/pglite'),
+        port: v.EMBEDDED_DB_PORT ?? 0,
+      },
+    },
+    queue: {
+      schema: v.QUEUE_SCHEMA ?? 'pgboss',
+      pollIntervalSeconds: v.QUEUE_POLL_INTERVAL_SECONDS ?? 1,
+      maintenanceIntervalSeconds: v.QUEUE_MAINTENANCE_INTERVAL_SECONDS ?? 30,
+    },
+    sandbox: { port: v.SANDBOX_PORT ?? 4010 },
+    upstreams: {
+      refepsBaseUrl: v.REFEPS_BASE_URL,
+      renaperBaseUrl: v.RENAPER_BASE_URL,
+      catalogoBaseUrl: v.CATALOGO_BASE_URL,
+      ministerioBaseUrl: v.MINISTERIO_BASE_URL,
+      sisaUser: v.SISA_USUARIO ?? 'sandbox',
+      sisaPassword: v.SISA_CLAVE ?? 'sandbox',
+    },
+    resilience: {
+      timeoutMs: v.REGISTRY_TIMEOUT_MS ?? 3000,
+      maxAttempts: v.REGISTRY_MAX_ATTEMPTS ?? 2,
+      breakerThreshold: v.REGISTRY_BREAKER_THRESHOLD ?? 5,
+      halfOpenAfterMs: v.REGISTRY_BREAKER_HALF_OPEN_MS ?? 10000,
+      bulkheadLimit: concurrency,
+      bulkheadQueue: concurrency * 5,
+    },
+  };
+}
+
+/** The base URL others reach this service at (the verification URLs it hands out). */
+export const publicBaseUrl = (c: CoreConfig): string =>
+  (c.publicBaseUrl ?? `http://127.0.0.1:${c.http.port}`).replace(/\/$/, '');
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as Express takes it. `true` (every hop) is not offered: it would let any client
+ * choose the address its failed authentications are counted under.
+ */
+function trustProxy(value: string | undefined): false | number | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') {
+    throw new ConfigError([
+      "TRUST_PROXY: true would believe any client's X-Forwarded-For; give the number of proxies in front of the service, or their addresses",
+    ]);
+  }
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !PROXY_NAMES.has(e) && !isAddressOrCidr(e));
+  if (bad.length > 0) {
+    throw new ConfigError([
+      `TRUST_PROXY: not an address, CIDR or loopback/linklocal/uniquelocal: ${bad.join(', ')}`,
+    ]);
+  }
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}

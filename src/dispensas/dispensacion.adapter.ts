@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DispensacionPort,
+  DispensaDeReceta,
+  ReservaViva,
+} from '../recetas/vida/dispensacion.port.js';
+import { DispensasRepository } from './dispensas.repository.js';
+import type { DispensaConItems } from './dispensas.repository.js';
+import { ReservasRepository } from './reservas.repository.js';
+
+/** A dispensation as recetas' port describes it. */
+export function dispensaDeReceta({ dispensa: d, items }: DispensaConItems): DispensaDeReceta {
+  return {
+    id: d.id,
+    client_id: d.client_id,
+    fecha_dispensa: d.fecha_dispensa,
+    farmacia: { cuit: d.farmacia_cuit, nombre: d.farmacia_nombre },
+    items: items.map((i) => ({
+      item: i.item,
+      cantidad: i.cantidad,
+      codigo: i.codigo,
+      sustituido: i.sustituido,
+    })),
+    revertida: d.revertida,
+    revertida_at: d.revertida_at,
+  };
+}
+
+/**
+ * recetas' DispensacionPort, answered from this module's tables (DispensasModule provides it
+ * under the port's token, globally). Inside Transactions.run the reads join the transaction.
+ */
+@Injectable()
+export class DispensacionAdapter extends DispensacionPort {
+  constructor(
+    private readonly dispensasRepo: DispensasRepository,
+    private readonly reservasRepo: ReservasRepository,
+  ) {
+    super();
+  }
+
+  async dispensas(idTransaccion: string): Promise<DispensaDeReceta[]> {
+    return (await this.dispensasRepo.listForReceta(idTransaccion)).map(dispensaDeReceta);
+  }
+
+  async reservaViva(idTransaccion: string): Promise<ReservaViva | null> {
+    const r = await this.reservasRepo.viva(idTransaccion);
+    return r && { id: r.id, client_id: r.client_id, vence_at: r.vence_at };
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from '../common/database-errors.js';
+import { notFound, validationFailed } from '../common/errors/domain-error.js';
+import type { ErrorDetail } from '../common/errors/error-codes.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { Transactions } from '../database/transactions.js';
+import { RecetaEventsService } from '../recetas/notificacion/receta-events.service.js';
+import { RecetasService } from '../recetas/recetas.service.js';
+import { argentinaDate } from '../recetas/vida/vigencia.js';
+import { dispensaDeReceta } from './dispensacion.adapter.js';
+import { dispensaView } from './dispensa-view.js';
+import { DispensasAudit } from './dispensas-audit.js';
+import { DispensasRepository, ITEM_UNA_VEZ_INDEX } from './dispensas.repository.js';
+import type { DispensaDto } from './dto/dispensa.dto.js';
+import type { DispensarDto } from './dto/dispensar.dto.js';
+import { dispensaProblem, itemYaDispensado } from './reglas-dispensa.js';
+import { enJuego } from './reservas.service.js';
+import { ReservasRepository } from './reservas.repository.js';
+
+/**
+ * Dispensation (SPEC 7): under the prescription's row lock, every rule is checked against the
+ * request as a whole (one bad item: nothing is written), then the dispensation, its items, the
+ * caller's reservation consumed, the event log entry and the owner's webhook commit together.
+ * The database's own unique index keeps an item from being dispensed twice whatever reaches it.
+ */
+@Injectable()
+export class DispensarService {
+  constructor(
+    private readonly recetas: RecetasService,
+    private readonly dispensas: DispensasRepository,
+    private readonly reservas: ReservasRepository,
+    private readonly transactions: Transactions,
+    private readonly events: RecetaEventsService,
+    private readonly audit: DispensasAudit,
+  ) {}
+
+  async dispensar(client: AuthenticatedClient, dto: DispensarDto): Promise<DispensaDto> {
+    // Asked before the transaction: inside it, the only connection may be the transaction's own.
+    const owner = await this.recetas.findByCuir(dto.cuir);
+    const notify = owner !== null && (await this.events.wantsEvents(owner.client_id));
+    const event = { tipo: 'dispensa' as const, actor: client.id, cuir: dto.cuir };
+    const idTransaccion = owner?.id_transaccion ?? null;
+    try {
+      return await this.transactions.run(async () => {
+        const r = await this.recetas.lockForUpdate({ cuir: dto.cuir });
+        if (!r) throw notFound('Prescription');
+        if (dto.reserva_id) {
+          const reserva = await this.reservas.findForClient(dto.reserva_id, client.id);
+          if (reserva?.id_transaccion !== r.id_transaccion)
+            throw validationFailed([
+              { field: 'reserva_id', issue: 'is not a reservation of yours on this prescription' },
+            ]);
+        }
+        const now = new Date();
+        const fechaDispensa = new Date(dto.fecha_dispensa);
+        const before = await this.recetas.vida(r, now);
+        const problem = dispensaProblem(
+          enJuego(r, before),
+          {
+            clientId: client.id,
+            fechaDispensa,
+            fechaDispensaAr: argentinaDate(fechaDispensa),
+            hoy: argentinaDate(now),
+          },
+          dto.items,
+        );
+        if (problem) throw problem;
+
+        const written = await this.insert(client, dto, r.id_transaccion, fechaDispensa);
+        const { dispensa, items } = written;
+        await this.reservas.consume(r.id_transaccion, client.id);
+        await this.audit.ok({ ...event, idTransaccion: r.id_transaccion });
+        // Under the lock nothing else changed: the state after is the one before with this
+        // dispensation added and the caller's reservation (if any) consumed — no re-read.
+        const after = this.recetas.vidaCon(
+          r,
+          [...before.dispensas, dispensaDeReceta(written)],
+          before.reserva?.client_id === client.id ? null : before.reserva,
+          now,
+        );
+        const view = dispensaView(dispensa, items, r, after.estado_receta);
+        if (notify) {
+          await this.events.emit(r, 'receta.dispensada', {
+            id_dispensa: view.id_dispensa,
+            estado_receta: view.estado_receta,
+            fecha_dispensa: view.fecha_dispensa,
+            farmacia: view.farmacia,
+            items: view.items,
+            sustituciones: view.items.filter((i) => i.sustituido).map((i) => i.item),
+          });
+        }
+        return view;
+      });
+    } catch (err) {
+      await this.audit.refused(err, { ...event, idTransaccion });
+      throw err;
+    }
+  }
+
+  /** The rows; the database's single-dispensation index refusing one is the same 409. */
+  private async insert(
+    client: AuthenticatedClient,
+    dto: DispensarDto,
+    idTransaccion: string,
+    fechaDispensa: Date,
+  ) {
+    try {
+      return await this.dispensas.insert(
+        {
+          id_transaccion: idTransaccion,
+          client_id: client.id,
+          farmacia_cuit: dto.farmacia.cuit,
+          farmacia_nombre: dto.farmacia.nombre,
+          fecha_dispensa: fechaDispensa,
+          reserva_id: dto.reserva_id ?? null,
+        },
+        dto.items.map((i) => ({
+          item: i.item,
+          cantidad: i.cantidad,
+          codigo: i.codigo ?? null,
+          sustituido: i.sustituido ?? false,
+        })),
+      );
+    } catch (err) {
+      if (!isUniqueViolation(err, ITEM_UNA_VEZ_INDEX)) throw err;
+      throw itemYaDispensado(takenItems(err, dto));
+    }
+  }
+}
+
+/** The items the violation names (`Key (id_transaccion, item)=(7, 2)`), else every item sent. */
+function takenItems(err: unknown, dto: DispensarDto): ErrorDetail[] {
+  const e = err as { detail?: string; driverError?: { detail?: string } };
+  const m = /=\(\d+, (\d+)\)/.exec(e.detail ?? e.driverError?.detail ?? '');
+  const named = m ? dto.items.findIndex((i) => i.item === Number(m[1])) : -1;
+  const which = named >= 0 ? [named] : dto.items.map((_, n) => n);
+  return which.map((n) => ({
+    field: `items[${n}].item`,
+    issue: `item ${dto.items[n].item} was dispensed already`,
+  }));
+}

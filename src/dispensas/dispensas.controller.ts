@@ -1,0 +1,87 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../common/http/access.js';
+import { CurrentClient } from '../common/http/current-client.decorator.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
+import { DispensarService } from './dispensar.service.js';
+import { DispensasService } from './dispensas.service.js';
+import { DispensaDto } from './dto/dispensa.dto.js';
+import { DispensarDto } from './dto/dispensar.dto.js';
+import { RevertirDispensaDto } from './dto/revertir.dto.js';
+
+@ApiTags('dispensas')
+@Controller('v1/dispensas')
+export class DispensasController {
+  constructor(
+    private readonly dispensar: DispensarService,
+    private readonly dispensas: DispensasService,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('dispensas:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Record a dispensation (scope dispensas:write)',
+    description:
+      "Each prescription item is dispensed at most once; fewer units than prescribed close the item. Rules, checked together, all or nothing (one bad item: nothing is recorded), in this order: unknown CUIR → 404; ANULADA → 409 RECETA_ANULADA; another dispenser's live reservation → 409 RECETA_RESERVADA (`details` carries its vence_at, never the holder); fecha_dispensa before the prescription's issue → 400; outside the validity window → 422 RECETA_NO_VIGENTE (fecha_dispensa's date in Argentina time must fall in it, and a prescription past its window takes none); an `item` beyond the prescription's → 400; more units than prescribed → 422 CANTIDAD_EXCEDIDA; an item already dispensed → 409 ITEM_YA_DISPENSADO (`details` names each). Concurrent dispensations of one item, from any clients: exactly one succeeds (the database holds the rule with a unique index). Consumes the caller's live reservation on the prescription. Webhook `receta.dispensada` to the prescription's owner; written to the event log (tipo `dispensa`), refusals too.",
+  })
+  @ApiEnveloped(201, DispensaDto)
+  @ApiErrors({
+    404: 'NOT_FOUND: no prescription with this CUIR',
+    409: 'RECETA_ANULADA, RECETA_RESERVADA, ITEM_YA_DISPENSADO, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
+    413: 'PAYLOAD_TOO_LARGE',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+    422: 'RECETA_NO_VIGENTE or CANTIDAD_EXCEDIDA',
+  })
+  create(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() dto: DispensarDto,
+  ): Promise<DispensaDto> {
+    return this.dispensar.dispensar(client, dto);
+  }
+
+  @Get(':id_dispensa')
+  @RequireScope('dispensas:write')
+  @ApiParam({ name: 'id_dispensa', format: 'uuid' })
+  @ApiOperation({
+    summary: 'One of your dispensations (scope dispensas:write)',
+    description:
+      "`estado_receta` is the prescription's state now. Another client's dispensation answers 404, exactly like a missing one.",
+  })
+  @ApiEnveloped(200, DispensaDto)
+  @ApiErrors({ 404: "NOT_FOUND (also for another client's dispensation)" })
+  get(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id_dispensa') id: string,
+  ): Promise<DispensaDto> {
+    return this.dispensas.obtener(client, id);
+  }
+
+  @Post(':id_dispensa/revertir')
+  @HttpCode(200)
+  @RequireScope('dispensas:write')
+  @Idempotent()
+  @ApiParam({ name: 'id_dispensa', format: 'uuid' })
+  @ApiOperation({
+    summary: 'Reverse one of your dispensations (scope dispensas:write)',
+    description:
+      "By the dispensing client, within DISPENSA_REVERSION_HORAS (default 24) of when the dispensation was recorded: its items become dispensable again. Repeated: 200 with the same dispensation, nothing recorded twice. Later: 409 REVERSION_VENCIDA. Webhook `receta.dispensa_revertida` to the prescription's owner; written to the event log (tipo `reversion`), refusals too.",
+  })
+  @ApiEnveloped(200, DispensaDto)
+  @ApiErrors({
+    404: "NOT_FOUND (also for another client's dispensation)",
+    409: 'REVERSION_VENCIDA, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
+    413: 'PAYLOAD_TOO_LARGE',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+  })
+  revertir(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id_dispensa') id: string,
+    @Body() dto: RevertirDispensaDto,
+  ): Promise<DispensaDto> {
+    return this.dispensas.revertir(client, id, dto.motivo);
+  }
+}

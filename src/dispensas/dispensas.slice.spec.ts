@@ -1,0 +1,39 @@
+import { ConfigError } from '../config/app-config.js';
+import { recetasSettings } from '../recetas/recetas.settings.js';
+import { loadAppConfig } from '../slices.js';
+import { dispensasSettings } from './dispensas.slice.js';
+
+const problems = (env: Record<string, string>): string[] => {
+  try {
+    loadAppConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+};
+
+describe("the prescription's life settings (SPEC 7)", () => {
+  it('default to 10 minutes, 24 hours, 30 and 60 days', () => {
+    const c = loadAppConfig({});
+    expect(c.settings(dispensasSettings)).toEqual({ reservaMinutos: 10, reversionHoras: 24 });
+    expect(c.settings(recetasSettings).vigenciaDias).toEqual({ medicamentos: 30, otras: 60 });
+  });
+
+  it('take decimals for the reservation and reversal windows (short ones for tests)', () => {
+    const c = loadAppConfig({ DISPENSA_RESERVA_MINUTOS: '0.05', DISPENSA_REVERSION_HORAS: '1.5' });
+    expect(c.settings(dispensasSettings)).toEqual({ reservaMinutos: 0.05, reversionHoras: 1.5 });
+  });
+
+  it.each([
+    ['DISPENSA_RESERVA_MINUTOS', '0'],
+    ['DISPENSA_RESERVA_MINUTOS', 'ten'],
+    ['DISPENSA_RESERVA_MINUTOS', '1441'],
+    ['DISPENSA_REVERSION_HORAS', '-1'],
+    ['DISPENSA_REVERSION_HORAS', '1e3'],
+    ['VIGENCIA_DIAS_MEDICAMENTOS', '0'],
+    ['VIGENCIA_DIAS_OTRAS', '366'],
+  ])('refuses %s=%s, naming it', (name, value) => {
+    expect(problems({ [name]: value })).toEqual([expect.stringMatching(new RegExp(`^${name}: `))]);
+  });
+});

@@ -1,0 +1,50 @@
+import { defineErrorCodes } from '../common/errors/error-codes.js';
+import { defineScopes } from '../common/http/access.js';
+import type { ModuleSlice } from '../common/module-slice.js';
+import { DecimalSetting } from '../config/setting-decorators.js';
+import { defineSettings, SettingsOf } from '../config/settings.js';
+import { Dispensas1764000001000 } from './migrations/1764000001000-Dispensas.js';
+
+export const DISPENSAS_SCOPES = defineScopes({
+  'dispensas:write': 'dispensers: reserve, dispense, reverse',
+});
+
+/** SPEC 1's codes of the dispensation (RECETA_DISPENSADA and RECETA_RESERVADA also in recetas). */
+export const DISPENSAS_ERRORS = defineErrorCodes({
+  RECETA_ANULADA: 409,
+  RECETA_DISPENSADA: 409,
+  RECETA_RESERVADA: 409,
+  ITEM_YA_DISPENSADO: 409,
+  REVERSION_VENCIDA: 409,
+  RECETA_NO_VIGENTE: 422,
+  CANTIDAD_EXCEDIDA: 422,
+});
+
+declare module '../common/http/access.js' {
+  interface Scopes extends Record<keyof typeof DISPENSAS_SCOPES, true> {}
+}
+declare module '../common/errors/error-codes.js' {
+  interface ErrorCodes extends Record<keyof typeof DISPENSAS_ERRORS, number> {}
+}
+
+class DispensasVariables {
+  /** A reservation lapses this long after it was made or last extended. */
+  @DecimalSetting(0.01, 1440) DISPENSA_RESERVA_MINUTOS?: number;
+  /** A dispensation may be reversed by its dispenser this long after it was recorded. */
+  @DecimalSetting(0.001, 720) DISPENSA_REVERSION_HORAS?: number;
+}
+
+export const dispensasSettings = defineSettings('dispensas', DispensasVariables, (v) => ({
+  reservaMinutos: v.DISPENSA_RESERVA_MINUTOS ?? 10,
+  reversionHoras: v.DISPENSA_REVERSION_HORAS ?? 24,
+}));
+export type DispensasSettings = SettingsOf<typeof dispensasSettings>;
+
+/** Reservation, dispensation and reversal of prescriptions by dispensers (SPEC 7). */
+export const dispensasSlice: ModuleSlice = {
+  name: 'dispensas',
+  scopes: DISPENSAS_SCOPES,
+  errors: DISPENSAS_ERRORS,
+  settings: [dispensasSettings],
+  migrations: [Dispensas1764000001000],
+};

@@ -1,0 +1,154 @@
+import { DomainError } from '../common/errors/domain-error.js';
+import { dispensaProblem, RecetaEnJuego, reservaProblem } from './reglas-dispensa.js';
+
+const ME = 'me';
+const OTHER = 'other';
+const hoy = '2026-11-30';
+
+const receta = (over: Partial<RecetaEnJuego> = {}): RecetaEnJuego => ({
+  anulada: false,
+  vigencia: { desde: '2026-11-22', hasta: '2026-12-21' },
+  items: [
+    { nombre: 'Ibuprofeno 400 mg', cantidad: 2 },
+    { nombre: 'Amoxicilina 500 mg', cantidad: 1 },
+  ],
+  cerrado: [false, false],
+  reserva: null,
+  fecha_creacion: new Date('2026-11-22T10:00:00-03:00'),
+  ...over,
+});
+
+const pedido = (fecha = '2026-11-30T10:00:00-03:00') => ({
+  clientId: ME,
+  fechaDispensa: new Date(fecha),
+  fechaDispensaAr: fecha.slice(0, 10),
+  hoy,
+});
+
+const refusal = (e: DomainError | null) =>
+  e && { code: e.code, details: e.details?.map((d) => `${d.field}: ${d.issue}`) };
+
+describe('dispensation rules (SPEC 7), in order, all or nothing', () => {
+  it('accepts items within the prescription, partial quantities included', () => {
+    expect(dispensaProblem(receta(), pedido(), [{ item: 1, cantidad: 1 }])).toBeNull();
+    expect(
+      dispensaProblem(receta({ reserva: { client_id: ME, vence_at: new Date() } }), pedido(), [
+        { item: 2, cantidad: 1 },
+      ]),
+    ).toBeNull();
+  });
+
+  it('ANULADA first, then another dispenser holding it (its vence_at, never who)', () => {
+    const vence = new Date('2026-11-30T13:10:00Z');
+    expect(
+      refusal(
+        dispensaProblem(
+          receta({ anulada: true, reserva: { client_id: OTHER, vence_at: vence } }),
+          pedido(),
+          [{ item: 1, cantidad: 1 }],
+        ),
+      )?.code,
+    ).toBe('RECETA_ANULADA');
+    const held = dispensaProblem(
+      receta({ reserva: { client_id: OTHER, vence_at: vence } }),
+      pedido(),
+      [{ item: 1, cantidad: 1 }],
+    );
+    expect(refusal(held)).toEqual({
+      code: 'RECETA_RESERVADA',
+      details: [`vence_at: ${vence.toISOString()}`],
+    });
+    expect(JSON.stringify(held)).not.toContain(OTHER);
+  });
+
+  it('outside the window: before its start, after its end, or VENCIDA today whatever the date given', () => {
+    const tarde = receta({ vigencia: { desde: '2026-12-01', hasta: '2026-12-30' } });
+    expect(refusal(dispensaProblem(tarde, pedido(), [{ item: 1, cantidad: 1 }]))?.code).toBe(
+      'RECETA_NO_VIGENTE',
+    );
+    const vencida = receta({ vigencia: { desde: '2026-10-01', hasta: '2026-10-30' } });
+    expect(refusal(dispensaProblem(vencida, pedido(), [{ item: 1, cantidad: 1 }]))?.code).toBe(
+      'RECETA_NO_VIGENTE',
+    );
+    // A date inside the window does not revive a prescription past it today.
+    const r = receta({ vigencia: { desde: '2026-11-22', hasta: '2026-11-29' } });
+    expect(
+      refusal(dispensaProblem(r, pedido('2026-11-28T10:00:00-03:00'), [{ item: 1, cantidad: 1 }]))
+        ?.code,
+    ).toBe('RECETA_NO_VIGENTE');
+  });
+
+  it('fecha_dispensa before the prescription was issued → 400', () => {
+    expect(
+      refusal(
+        dispensaProblem(receta(), pedido('2026-11-22T09:00:00-03:00'), [{ item: 1, cantidad: 1 }]),
+      ),
+    ).toEqual({
+      code: 'VALIDATION_FAILED',
+      details: ['fecha_dispensa: must not be before the prescription was issued'],
+    });
+  });
+
+  it('an item beyond the prescription → 400, before quantities and before what was dispensed', () => {
+    const e = dispensaProblem(receta({ cerrado: [true, false] }), pedido(), [
+      { item: 1, cantidad: 5 },
+      { item: 3, cantidad: 1 },
+    ]);
+    expect(refusal(e)).toEqual({
+      code: 'VALIDATION_FAILED',
+      details: ['items[1].item: the prescription has 2 items'],
+    });
+  });
+
+  it('more units than prescribed → 422 naming each, before what was dispensed', () => {
+    const e = dispensaProblem(receta({ cerrado: [true, false] }), pedido(), [
+      { item: 1, cantidad: 3 },
+      { item: 2, cantidad: 2 },
+    ]);
+    expect(refusal(e)).toEqual({
+      code: 'CANTIDAD_EXCEDIDA',
+      details: [
+        'items[0].cantidad: item 1 was prescribed 2 units at most',
+        'items[1].cantidad: item 2 was prescribed 1 unit at most',
+      ],
+    });
+  });
+
+  it('an item dispensed already → 409 naming it (also among good ones)', () => {
+    const e = dispensaProblem(receta({ cerrado: [false, true] }), pedido(), [
+      { item: 1, cantidad: 1 },
+      { item: 2, cantidad: 1 },
+    ]);
+    expect(refusal(e)).toEqual({
+      code: 'ITEM_YA_DISPENSADO',
+      details: ['items[1].item: item 2 was dispensed already'],
+    });
+    expect(e?.message).toMatch(/item 2/);
+  });
+});
+
+describe('reservation rules (SPEC 7)', () => {
+  it('may reserve within the window; the holder may ask again', () => {
+    expect(reservaProblem(receta(), ME, hoy)).toBeNull();
+    expect(
+      reservaProblem(receta({ reserva: { client_id: ME, vence_at: new Date() } }), ME, hoy),
+    ).toBeNull();
+  });
+
+  it('refuses ANULADA, nothing left, outside the window, and another holder', () => {
+    expect(reservaProblem(receta({ anulada: true }), ME, hoy)?.code).toBe('RECETA_ANULADA');
+    expect(reservaProblem(receta({ cerrado: [true, true] }), ME, hoy)?.code).toBe(
+      'RECETA_DISPENSADA',
+    );
+    expect(reservaProblem(receta({ cerrado: [true, false] }), ME, hoy)).toBeNull();
+    expect(reservaProblem(receta(), ME, '2026-12-22')?.code).toBe('RECETA_NO_VIGENTE');
+    expect(reservaProblem(receta(), ME, '2026-11-21')?.code).toBe('RECETA_NO_VIGENTE');
+    const e = reservaProblem(
+      receta({ reserva: { client_id: OTHER, vence_at: new Date() } }),
+      ME,
+      hoy,
+    );
+    expect(e?.code).toBe('RECETA_RESERVADA');
+    expect(JSON.stringify(e)).not.toContain(OTHER);
+  });
+});

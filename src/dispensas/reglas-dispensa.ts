@@ -1,0 +1,136 @@
+import { DomainError, validationFailed } from '../common/errors/domain-error.js';
+import type { ErrorDetail } from '../common/errors/error-codes.js';
+
+/**
+ * SPEC 7's rules of reservation and dispensation as pure functions over what the prescription's
+ * row lock protects: each returns the refusal (the first rule broken, in the SPEC's order), or
+ * null when the action may proceed.
+ */
+
+/** What the rules read of a prescription (its life, recetas' VidaReceta, and its row). */
+export interface RecetaEnJuego {
+  anulada: boolean;
+  vigencia: { desde: string; hasta: string };
+  /** Per prescription item (index = position − 1). */
+  items: Array<{ nombre: string; cantidad: number }>;
+  /** Per item: already closed by a dispensation not reversed. */
+  cerrado: boolean[];
+  /** The live reservation, if any. */
+  reserva: { client_id: string; vence_at: Date } | null;
+  fecha_creacion: Date;
+}
+
+export interface ItemPedido {
+  item: number;
+  cantidad: number;
+}
+
+const anulada = () =>
+  new DomainError('RECETA_ANULADA', 'The prescription was cancelled by its prescriber');
+
+/** The holder is never named: only until when the reservation holds. */
+const reservadaPorOtro = (venceAt: Date) =>
+  new DomainError(
+    'RECETA_RESERVADA',
+    `Another dispenser holds a reservation on this prescription until ${venceAt.toISOString()}`,
+    [{ field: 'vence_at', issue: venceAt.toISOString() }],
+  );
+
+const noVigente = (v: { desde: string; hasta: string }, fecha: string) =>
+  new DomainError(
+    'RECETA_NO_VIGENTE',
+    `The prescription is valid from ${v.desde} to ${v.hasta} (Argentina time); not on ${fecha}`,
+  );
+
+/** Reserving: not cancelled, something left, within the window today, nobody else holding it. */
+export function reservaProblem(
+  r: RecetaEnJuego,
+  clientId: string,
+  hoy: string,
+): DomainError | null {
+  if (r.anulada) return anulada();
+  if (r.cerrado.length > 0 && r.cerrado.every(Boolean))
+    return new DomainError('RECETA_DISPENSADA', 'Every item of the prescription was dispensed');
+  if (hoy < r.vigencia.desde || hoy > r.vigencia.hasta) return noVigente(r.vigencia, hoy);
+  if (r.reserva && r.reserva.client_id !== clientId) return reservadaPorOtro(r.reserva.vence_at);
+  return null;
+}
+
+/**
+ * Dispensing, all or nothing, in SPEC 7's order: cancelled (409), another's live reservation
+ * (409), fecha_dispensa before the issue (400), outside the window (422) — the dispensation's
+ * date in Argentina time must fall in it, and a prescription past its window (VENCIDA today)
+ * takes none —, an item beyond the prescription's (400), more units than prescribed (422), an
+ * item dispensed already (409). Item errors name every offending item in `details`.
+ */
+export function dispensaProblem(
+  r: RecetaEnJuego,
+  pedido: { clientId: string; fechaDispensa: Date; fechaDispensaAr: string; hoy: string },
+  items: ItemPedido[],
+): DomainError | null {
+  if (r.anulada) return anulada();
+  if (r.reserva && r.reserva.client_id !== pedido.clientId)
+    return reservadaPorOtro(r.reserva.vence_at);
+  if (pedido.fechaDispensa.getTime() < r.fecha_creacion.getTime())
+    return validationFailed([
+      { field: 'fecha_dispensa', issue: 'must not be before the prescription was issued' },
+    ]);
+  const { desde, hasta } = r.vigencia;
+  if (pedido.fechaDispensaAr < desde || pedido.fechaDispensaAr > hasta)
+    return noVigente(r.vigencia, pedido.fechaDispensaAr);
+  if (pedido.hoy > hasta) return noVigente(r.vigencia, pedido.hoy);
+
+  const beyond = offending(
+    items,
+    (i) => i.item > r.items.length,
+    'item',
+    () =>
+      r.items.length === 1
+        ? 'the prescription has 1 item'
+        : `the prescription has ${r.items.length} items`,
+  );
+  if (beyond.length > 0) return validationFailed(beyond);
+  const excess = offending(
+    items,
+    (i) => i.cantidad > r.items[i.item - 1].cantidad,
+    'cantidad',
+    (i) => {
+      const n = r.items[i.item - 1].cantidad;
+      return `item ${i.item} was prescribed ${n} unit${n === 1 ? '' : 's'} at most`;
+    },
+  );
+  if (excess.length > 0)
+    return new DomainError(
+      'CANTIDAD_EXCEDIDA',
+      'More units than prescribed for an item; nothing was dispensed',
+      excess,
+    );
+  const done = offending(
+    items,
+    (i) => r.cerrado[i.item - 1],
+    'item',
+    (i) => `item ${i.item} was dispensed already`,
+  );
+  if (done.length > 0) return itemYaDispensado(done);
+  return null;
+}
+
+/** 409 naming the items (also what a violation of the database's own constraint answers). */
+export function itemYaDispensado(details: ErrorDetail[]): DomainError {
+  return new DomainError(
+    'ITEM_YA_DISPENSADO',
+    `Already dispensed: ${details.map((d) => d.issue.replace(/ was dispensed already$/, '')).join(', ')}; nothing was dispensed`,
+    details,
+  );
+}
+
+function offending(
+  items: ItemPedido[],
+  bad: (i: ItemPedido) => boolean,
+  field: 'item' | 'cantidad',
+  issue: (i: ItemPedido) => string,
+): ErrorDetail[] {
+  return items.flatMap((i, n) =>
+    bad(i) ? [{ field: `items[${n}].${field}`, issue: issue(i) }] : [],
+  );
+}

@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequireScope } from '../common/http/access.js';
+import { CurrentClient } from '../common/http/current-client.decorator.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
+import { ReservaDto, ReservarDto } from './dto/reservar.dto.js';
+import { ReservasService } from './reservas.service.js';
+
+@ApiTags('dispensas')
+@Controller('v1/dispensas/reservas')
+export class ReservasController {
+  constructor(private readonly reservas: ReservasService) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('dispensas:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Reserve a prescription while checking stock (scope dispensas:write)',
+    description:
+      "Holds the prescription for DISPENSA_RESERVA_MINUTOS (default 10): nobody else may reserve or dispense it, nor may its prescriber cancel it, until it lapses (it frees itself), is released, or is consumed by your dispensation. 201: a new reservation; 200: your live one, extended from now. Another dispenser's live reservation → 409 RECETA_RESERVADA (`details` carries its vence_at, never the holder); ANULADA → 409 RECETA_ANULADA; nothing left to dispense → 409 RECETA_DISPENSADA; today outside the validity window → 422 RECETA_NO_VIGENTE; unknown CUIR → 404. Written to the event log (tipo `reserva`), refusals too.",
+  })
+  @ApiEnveloped(201, ReservaDto, 'A new reservation')
+  @ApiEnveloped(200, ReservaDto, 'Your live reservation, extended')
+  @ApiErrors({
+    404: 'NOT_FOUND: no prescription with this CUIR',
+    409: 'RECETA_RESERVADA, RECETA_ANULADA, RECETA_DISPENSADA, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
+    413: 'PAYLOAD_TOO_LARGE',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+    422: 'RECETA_NO_VIGENTE',
+  })
+  async reservar(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() dto: ReservarDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ReservaDto> {
+    const { creada, reserva } = await this.reservas.reservar(client, dto.cuir);
+    if (!creada) res.status(200);
+    return reserva;
+  }
+
+  @Delete(':reserva_id')
+  @HttpCode(204)
+  @RequireScope('dispensas:write')
+  @ApiParam({ name: 'reserva_id', format: 'uuid' })
+  @ApiOperation({
+    summary: 'Release your reservation (scope dispensas:write)',
+    description:
+      "204, also when it had lapsed, been released or been consumed already. Another client's reservation answers 404, exactly like a missing one. Written to the event log (tipo `reserva_liberada`).",
+  })
+  @ApiResponse({ status: 204, description: 'Released' })
+  @ApiErrors({ 404: "NOT_FOUND (also for another client's reservation)" })
+  async liberar(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('reserva_id') id: string,
+  ): Promise<void> {
+    await this.reservas.liberar(client, id);
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../common/errors/domain-error.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { InjectSettings } from '../config/settings.js';
+import { Transactions } from '../database/transactions.js';
+import { RecetasService } from '../recetas/recetas.service.js';
+import type { Receta } from '../recetas/recetas.service.js';
+import type { VidaReceta } from '../recetas/vida/receta-vida.js';
+import { argentinaDate } from '../recetas/vida/vigencia.js';
+import { DispensasAudit } from './dispensas-audit.js';
+import { dispensasSettings } from './dispensas.slice.js';
+import type { DispensasSettings } from './dispensas.slice.js';
+import type { ReservaDto } from './dto/reservar.dto.js';
+import { RecetaEnJuego, reservaProblem } from './reglas-dispensa.js';
+import { ReservasRepository } from './reservas.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The prescription as the rules of reglas-dispensa.ts read it. */
+export function enJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {
+  return {
+    anulada: vida.anulacion !== null,
+    vigencia: { desde: vida.vigencia_desde, hasta: vida.vigencia_hasta },
+    items: r.items,
+    cerrado: vida.cerrado,
+    reserva: vida.reserva,
+    fecha_creacion: r.fecha_creacion,
+  };
+}
+
+/**
+ * Reservations (SPEC 7): a dispenser holds a prescription while it checks stock with the
+ * patient. Made and released under the prescription's row lock; a reservation lapses by its
+ * time alone, with no job.
+ */
+@Injectable()
+export class ReservasService {
+  constructor(
+    private readonly recetas: RecetasService,
+    private readonly reservas: ReservasRepository,
+    private readonly transactions: Transactions,
+    private readonly audit: DispensasAudit,
+    @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
+  ) {}
+
+  /** A new reservation (`creada`), or the caller's live one extended. */
+  async reservar(
+    client: AuthenticatedClient,
+    cuir: string,
+  ): Promise<{ creada: boolean; reserva: ReservaDto }> {
+    const event = { tipo: 'reserva' as const, actor: client.id, cuir };
+    let idTransaccion: string | null = null;
+    try {
+      return await this.transactions.run(async () => {
+        const r = await this.recetas.lockForUpdate({ cuir });
+        if (!r) throw notFound('Prescription');
+        idTransaccion = r.id_transaccion;
+        const vida = await this.recetas.vida(r);
+        const problem = reservaProblem(enJuego(r, vida), client.id, argentinaDate(new Date()));
+        if (problem) throw problem;
+        const minutes = this.settings.reservaMinutos;
+        const own = vida.reserva?.client_id === client.id ? vida.reserva : null;
+        const reserva = own
+          ? await this.reservas.extend(own.id, minutes)
+          : await this.reservas.create(r.id_transaccion, client.id, minutes);
+        await this.audit.ok({ ...event, idTransaccion });
+        return {
+          creada: !own,
+          reserva: {
+            reserva_id: reserva.id,
+            cuir: r.cuir,
+            vence_at: reserva.vence_at.toISOString(),
+          },
+        };
+      });
+    } catch (err) {
+      await this.audit.refused(err, { ...event, idTransaccion });
+      throw err;
+    }
+  }
+
+  /** Releases the caller's reservation (again, or once lapsed: nothing to do, still 204). */
+  async liberar(client: AuthenticatedClient, id: string): Promise<void> {
+    const found = UUID.test(id) ? await this.reservas.findForClient(id, client.id) : null;
+    const receta = found && (await this.recetas.findById(found.id_transaccion));
+    const event = {
+      tipo: 'reserva_liberada' as const,
+      actor: client.id,
+      cuir: receta?.cuir ?? null,
+      idTransaccion: found?.id_transaccion ?? null,
+    };
+    try {
+      await this.transactions.run(async () => {
+        if (!found) throw notFound('Reservation');
+        await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
+        await this.reservas.release(found.id);
+        await this.audit.ok(event);
+      });
+    } catch (err) {
+      await this.audit.refused(err, event);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { SqlParams } from '../common/sql/sql-params.js';
+
+/**
+ * The Idempotency-Key statements that run inside another statement (the registration's single
+ * INSERT … WITH). Part of the surface bench/ may read: the baseline takes its keys the same way.
+ */
+
+/** Longer than any request may run (REQUEST_TIMEOUT_MS), so a live request keeps its key. */
+export const KEY_LEASE_SECONDS = 60;
+/** How long a key and its answer are kept (SPEC 3). */
+export const KEY_TTL_HOURS = 24;
+
+/** What a gate needs to know of the key it settles. */
+export interface KeyToSettle {
+  clientId: string;
+  key: string;
+  requestHash: string;
+  successStatus: number;
+}
+
+/**
+ * The stored answer of a request whose body carries the id of the row being written: the
+ * answer's exact bytes, with the JSON string `"<placeholder>"` replaced by the new id (column
+ * `id` of `source`) as a JSON string. The placeholder is random per request, so no client text
+ * can contain it.
+ */
+export const answerWithIdSql = (p: SqlParams, text: string, placeholder: string, source: string) =>
+  `replace(${p.add(text)}::text, ${p.add(JSON.stringify(placeholder))}::text, to_json(${source}.id::text)::text)`;
+
+/**
+ * Takes a key nobody holds and stores its answer, inside the statement that writes the answer's
+ * row (which reads `source`); returns a row only if it took the key. A key another transaction
+ * is inserting makes it wait for that transaction, then refuse. It also takes a key whose
+ * answer expired, and one whose holder crashed (lease run out) while sending this same request.
+ */
+export function takeKeyGateSql(p: SqlParams, k: KeyToSettle, answer: string, source: string) {
+  return `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, response_status,
+      response_text, locked_until, expires_at)
+    SELECT ${p.add(k.clientId)}::uuid, ${p.add(k.key)}::uuid, ${p.add(k.requestHash)}, 'completed',
+      ${p.add(k.successStatus)}::int, ${answer}, now(), now() + make_interval(hours => ${p.add(KEY_TTL_HOURS)})
+      FROM ${source}
+    ON CONFLICT (client_id, key) DO UPDATE SET
+      request_hash = EXCLUDED.request_hash, state = EXCLUDED.state,
+      response_status = EXCLUDED.response_status, response_body = NULL,
+      response_text = EXCLUDED.response_text, locked_until = EXCLUDED.locked_until,
+      created_at = now(), expires_at = EXCLUDED.expires_at
+    WHERE k.expires_at < now()
+       OR (k.state = 'in_progress' AND k.locked_until < now() AND k.request_hash = EXCLUDED.request_hash)
+    RETURNING 1`;
+}
+
+/**
+ * Stores the answer of a key this request holds (written in progress before its handler
+ * waited on something slow); returns a row only if the key is still held.
+ */
+export function holdKeyGateSql(p: SqlParams, k: KeyToSettle, answer: string, source: string) {
+  return `UPDATE idempotency_keys SET state = 'completed', response_status = ${p.add(k.successStatus)}::int,
+      response_text = ${answer}
+      FROM ${source}
+    WHERE client_id = ${p.add(k.clientId)}::uuid AND key = ${p.add(k.key)}::uuid AND state = 'in_progress'
+    RETURNING 1`;
+}

@@ -1,0 +1,164 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { AxiosError, AxiosResponse } from 'axios';
+import { firstValueFrom, Observable } from 'rxjs';
+import { ResiliencePolicy } from '../common/resilience/resilience-policy.js';
+import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
+import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { InjectSettings } from '../config/settings.js';
+import { ministerioSettings } from './ministerio.slice.js';
+import type { MinisterioSettings } from './ministerio.slice.js';
+import {
+  AnulacionPuntero,
+  MinisterioClient,
+  Puntero,
+  MinisterioReceipt,
+  MinisterioRejection,
+} from './ministerio.client.js';
+
+interface CachedToken {
+  value: string;
+  expiresAt: number;
+}
+
+/** Refresh this long before the ministry says the token expires (clock skew, in-flight calls). */
+const TOKEN_EARLY_REFRESH_MS = 30_000;
+const SYSTEM = 'ministerio';
+
+/**
+ * The ministry's wire format: an OAuth2 client-credentials token (cached until shortly before
+ * it expires, refreshed once on a 401) and one POST of the pointer, which the ministry treats
+ * as idempotent on the CUIR (200 `duplicado` for a pointer it already holds), or one POST of a
+ * pointer's cancellation, idempotent on the CUIR too.
+ * No retries here: the notification job retries with its own backoff; the breaker still
+ * makes a down ministry fail fast.
+ */
+@Injectable()
+export class MinisterioHttpClient extends MinisterioClient {
+  private token?: CachedToken;
+  private tokenRequest?: Promise<string>;
+  private readonly policy: ResiliencePolicy;
+  private readonly baseUrl: string;
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectSettings(ministerioSettings) private readonly settings: MinisterioSettings,
+    resilience: ResilienceRegistry,
+  ) {
+    super();
+    this.policy = resilience.policy(SYSTEM, { maxAttempts: 1 });
+    this.baseUrl = (config.upstreams.ministerioBaseUrl ?? '').replace(/\/$/, '');
+  }
+
+  deliver(pointer: Puntero): Promise<MinisterioReceipt> {
+    return this.send('/v1/punteros', pointer);
+  }
+
+  /**
+   * `POST /v1/punteros/{cuir}/anulacion` `{id_transaccion, motivo, fecha_anulacion}`: 200
+   * `{id, cuir, estado: "ANULADO", duplicado?}` (idempotent on the CUIR: `duplicado: true` for a
+   * cancellation it holds already); 404 `NO_ENCONTRADO` for a CUIR it does not hold (a
+   * rejection: there is no pointer to cancel); other answers as for the pointer.
+   */
+  anular(a: AnulacionPuntero): Promise<MinisterioReceipt> {
+    const { cuir, ...body } = a;
+    return this.send(`/v1/punteros/${encodeURIComponent(cuir)}/anulacion`, body);
+  }
+
+  /** One authenticated POST, with one fresh token on a 401. */
+  private send(path: string, body: object): Promise<MinisterioReceipt> {
+    return this.policy.execute(async (signal) => {
+      let res = await this.post(path, body, await this.accessToken(signal), signal);
+      if (res.status === 401) {
+        this.token = undefined; // revoked or expired early: one fresh token, one more try
+        res = await this.post(path, body, await this.accessToken(signal), signal);
+      }
+      return this.interpret(res);
+    });
+  }
+
+  private async post(
+    path: string,
+    body: object,
+    token: string,
+    signal: AbortSignal,
+  ): Promise<AxiosResponse<unknown, object>> {
+    return this.request(() =>
+      this.http.post(`${this.baseUrl}${path}`, body, {
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        signal,
+        validateStatus: () => true,
+      }),
+    );
+  }
+
+  private interpret(res: AxiosResponse<unknown, object>): MinisterioReceipt {
+    const body = res.data as {
+      id?: unknown;
+      duplicado?: unknown;
+      error?: { codigo?: unknown; mensaje?: unknown };
+    };
+    if (res.status === 200 || res.status === 201) {
+      if (typeof body?.id !== 'string')
+        throw new UpstreamFailure(SYSTEM, `HTTP ${res.status} without a pointer id`, true);
+      return { ref: body.id, duplicate: body.duplicado === true || res.status === 200 };
+    }
+    // Auth and rate problems are ours to fix or wait out, not a verdict on the prescription.
+    if (res.status >= 400 && res.status < 500 && ![401, 403, 408, 429].includes(res.status)) {
+      const { codigo, mensaje } = body?.error ?? {};
+      throw new MinisterioRejection(
+        typeof codigo === 'string' ? codigo : `HTTP ${res.status}`,
+        typeof mensaje === 'string' ? mensaje : 'rejected',
+      );
+    }
+    throw new UpstreamFailure(SYSTEM, `HTTP ${res.status}`, true);
+  }
+
+  /** A valid token; concurrent deliveries share one token request. */
+  private async accessToken(signal: AbortSignal): Promise<string> {
+    if (this.token && this.token.expiresAt > Date.now()) return this.token.value;
+    this.tokenRequest ??= this.fetchToken(signal).finally(() => (this.tokenRequest = undefined));
+    return this.tokenRequest;
+  }
+
+  private async fetchToken(signal: AbortSignal): Promise<string> {
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.settings.clientId,
+      client_secret: this.settings.clientSecret,
+    });
+    const res = await this.request(() =>
+      this.http.post(`${this.baseUrl}/oauth/token`, form.toString(), {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        signal,
+        validateStatus: () => true,
+      }),
+    );
+    const body = res.data as { access_token?: unknown; expires_in?: unknown };
+    if (res.status !== 200 || typeof body?.access_token !== 'string') {
+      throw new UpstreamFailure(SYSTEM, `token endpoint HTTP ${res.status}`, res.status >= 500);
+    }
+    const ttlMs = (typeof body.expires_in === 'number' ? body.expires_in : 60) * 1000;
+    this.token = {
+      value: body.access_token,
+      expiresAt: Date.now() + Math.max(0, ttlMs - TOKEN_EARLY_REFRESH_MS),
+    };
+    return this.token.value;
+  }
+
+  /** Network-level failures (refused, reset, aborted) are transient upstream failures. */
+  private async request<D>(
+    send: () => Observable<AxiosResponse<unknown, D>>,
+  ): Promise<AxiosResponse<unknown, D>> {
+    try {
+      return await firstValueFrom(send());
+    } catch (err) {
+      if (err instanceof AxiosError)
+        throw new UpstreamFailure(SYSTEM, err.code ?? 'network error', true, { cause: err });
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { Controller, Get, Param, Req, StreamableFile, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CITIZEN_TOKEN_SCHEME, Public } from '../common/http/access.js';
+import { RawResponse } from '../common/http/raw-response.decorator.js';
+import { CUIR_PATTERN } from '../cuir/cuir-patterns.js';
+import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
+import { CitizenTokenGuard } from './citizen-token.guard.js';
+import type { RequestWithCitizen } from './citizen-token.guard.js';
+import { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
+import { pdfAnswer, PDF_RESPONSE } from './pdf-answer.js';
+import { PacienteService } from './paciente.service.js';
+
+const CUIR_PARAM = ApiParam({
+  name: 'cuir',
+  description: 'The CUIR the citizen holds: 41 digits',
+  schema: { type: 'string', pattern: CUIR_PATTERN, minLength: 41, maxLength: 41 },
+});
+
+const NOT_THEIRS =
+  "NOT_FOUND: no prescription with this CUIR for this citizen — an unknown CUIR and another citizen's answer alike";
+const BAD_TOKEN =
+  'UNAUTHENTICATED: no Bearer token, or one not signed RS256/RS512 by the issuer, expired, living over 300 s, or for another issuer or audience (API keys are not accepted here)';
+
+/**
+ * The citizen's own access (SPEC 8, Disp. DNSISA 1/2025 Annex IV): Mi Argentina calls these
+ * with the citizen's token instead of API keys; mutual TLS with the ministry ends at the
+ * ingress in front of the service (see the README).
+ */
+@ApiTags('paciente')
+@ApiBearerAuth(CITIZEN_TOKEN_SCHEME)
+@Public()
+@UseGuards(CitizenTokenGuard)
+@Controller('v1/paciente/recetas')
+export class PacienteController {
+  constructor(private readonly paciente: PacienteService) {}
+
+  @Get(':cuir')
+  @CUIR_PARAM
+  @ApiOperation({
+    summary: "A prescription issued to the citizen, by its CUIR (the citizen's token)",
+    description:
+      "The medication, its state and validity, and the link to its printable document. The token's `cuil` (11 digits, valid check digit) must be the prescription's patient's: its middle eight digits are the DNI.",
+  })
+  @ApiEnveloped(200, RecetaPacienteDto)
+  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS })
+  receta(@Req() req: RequestWithCitizen, @Param('cuir') cuir: string): Promise<RecetaPacienteDto> {
+    return this.paciente.receta(req.citizenCuil as string, cuir);
+  }
+
+  @Get(':cuir/documento')
+  @RawResponse()
+  @CUIR_PARAM
+  @ApiProduces('application/pdf')
+  @ApiOperation({
+    summary: "The printable prescription, for the citizen (the citizen's token)",
+    description:
+      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its verification URL; dates and validity; prescriber; patient document; items; state (a clear ANULADA mark when cancelled); the content SHA-256.',
+  })
+  @ApiOkResponse(PDF_RESPONSE)
+  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS })
+  async documento(
+    @Req() req: RequestWithCitizen,
+    @Param('cuir') cuir: string,
+  ): Promise<StreamableFile> {
+    const pdf = await this.paciente.documentoPorCiudadano(req.citizenCuil as string, cuir);
+    return pdfAnswer(pdf, cuir);
+  }
+}

@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ACTOR_PACIENTE } from '../auditoria/audit-event.js';
+import { AuditoriaService } from '../auditoria/auditoria.service.js';
+import { notFound } from '../common/errors/domain-error.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { publicBaseUrl } from '../config/core-config.js';
+import { Receta, RecetasService } from '../recetas/recetas.service.js';
+import { cuilMatchesDocumento, isValidCuil } from './cuil.js';
+import { DocumentoService } from './documento.service.js';
+import type { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
+
+/**
+ * The citizen's own access (SPEC 8, Mi Argentina) and the printable document, for the citizen
+ * and for the prescription's owner. A prescription is the citizen's when the middle eight
+ * digits of the token's CUIL are its patient's DNI; anything else — another citizen's CUIR, an
+ * unknown CUIR, a CUIL with a bad check digit — is the same 404. Every access and download is
+ * in the event log, refused ones too.
+ */
+@Injectable()
+export class PacienteService {
+  constructor(
+    private readonly recetas: RecetasService,
+    private readonly documentos: DocumentoService,
+    private readonly auditoria: AuditoriaService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async receta(cuil: string, cuir: string): Promise<RecetaPacienteDto> {
+    const r = await this.delCiudadano(cuil, cuir, 'acceso_paciente');
+    const vida = await this.recetas.vida(r);
+    await this.log('acceso_paciente', ACTOR_PACIENTE, r, 'ok');
+    return {
+      cuir: r.cuir,
+      estado_receta: vida.estado_receta,
+      fecha_creacion: r.fecha_creacion.toISOString(),
+      vigencia_desde: vida.vigencia_desde,
+      vigencia_hasta: vida.vigencia_hasta,
+      matricula_profesional: r.matricula_profesional,
+      items: r.items.map((i, n) => ({
+        nombre: i.nombre,
+        cantidad: i.cantidad,
+        dispensado: vida.dispensado[n] ?? 0,
+      })),
+      documento_url: `${publicBaseUrl(this.config)}/v1/paciente/recetas/${r.cuir}/documento`,
+    };
+  }
+
+  /** The citizen's printable prescription. */
+  async documentoPorCiudadano(cuil: string, cuir: string): Promise<Buffer> {
+    const r = await this.delCiudadano(cuil, cuir, 'documento');
+    const pdf = await this.documentos.render(r);
+    await this.log('documento', ACTOR_PACIENTE, r, 'ok');
+    return pdf;
+  }
+
+  /** The owner's printable prescription; another client's id answers like a missing one. */
+  async documentoPorCliente(
+    client: AuthenticatedClient,
+    id: string,
+  ): Promise<{ pdf: Buffer; cuir: string }> {
+    const r = await this.recetas.findById(id);
+    if (!r || r.client_id !== client.id) {
+      await this.auditoria.record({ tipo: 'documento', actor: client.id, resultado: 'NOT_FOUND' });
+      throw notFound('Prescription');
+    }
+    const pdf = await this.documentos.render(r);
+    await this.log('documento', client.id, r, 'ok');
+    return { pdf, cuir: r.cuir };
+  }
+
+  private async delCiudadano(cuil: string, cuir: string, tipo: string): Promise<Receta> {
+    const r = await this.recetas.findByCuir(cuir);
+    if (!r || !isValidCuil(cuil) || !cuilMatchesDocumento(cuil, r.documento_paciente)) {
+      // The refusal is logged against the CUIR asked for (no personal data: never the CUIL).
+      await this.auditoria.record({
+        tipo,
+        cuir,
+        idTransaccion: r?.id_transaccion ?? null,
+        actor: ACTOR_PACIENTE,
+        resultado: 'NOT_FOUND',
+      });
+      throw notFound('Prescription');
+    }
+    return r;
+  }
+
+  private log(tipo: string, actor: string, r: Receta, resultado: string): Promise<string> {
+    return this.auditoria.record({
+      tipo,
+      cuir: r.cuir,
+      idTransaccion: r.id_transaccion,
+      actor,
+      resultado,
+    });
+  }
+}

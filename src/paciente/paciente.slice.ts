@@ -1,0 +1,55 @@
+import type { ModuleSlice } from '../common/module-slice.js';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { UrlSetting } from '../config/setting-decorators.js';
+import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
+
+/** The sandbox plays Mi Argentina at these paths (sandbox/mi-argentina.ts). */
+const SANDBOX_ISSUER_PATH = '/__sandbox/mi-argentina';
+export const SANDBOX_AUDIENCE = 'prescription-registry';
+
+class PacienteVariables {
+  /** Mi Argentina's key set (JWKS) the citizens' tokens are signed with. */
+  @UrlSetting() PACIENTE_JWKS_URL?: string;
+  @IsOptional() @IsString() @Length(1, 500) PACIENTE_JWT_ISSUER?: string;
+  @IsOptional() @IsString() @Length(1, 500) PACIENTE_JWT_AUDIENCE?: string;
+}
+
+/**
+ * The citizen token's issuer (SPEC 8). With the sandbox in use the three default to it; in
+ * production each must be set (the sandbox is never the issuer there).
+ */
+export const pacienteSettings = defineSettings(
+  'paciente',
+  PacienteVariables,
+  (v, core) => {
+    if (core.nodeEnv === 'production') {
+      const missing = (
+        ['PACIENTE_JWKS_URL', 'PACIENTE_JWT_ISSUER', 'PACIENTE_JWT_AUDIENCE'] as const
+      )
+        .filter((name) => v[name] === undefined)
+        .map((name) => `${name}: is required when NODE_ENV=production (no default there)`);
+      if (missing.length > 0) throw new ConfigError(missing);
+    }
+    const sandbox = core.sandbox.url && `${core.sandbox.url}${SANDBOX_ISSUER_PATH}`;
+    return {
+      jwksUrl: v.PACIENTE_JWKS_URL ?? (sandbox ? `${sandbox}/jwks.json` : undefined),
+      issuer: v.PACIENTE_JWT_ISSUER ?? sandbox ?? undefined,
+      audience: v.PACIENTE_JWT_AUDIENCE ?? SANDBOX_AUDIENCE,
+      /** SPEC 8: `exp − iat` at most this, with 30 s of clock leeway. */
+      maxLifetimeSeconds: 300,
+    };
+  },
+  {
+    warnings: (s) =>
+      s.jwksUrl && s.issuer
+        ? []
+        : [
+            "PACIENTE_JWKS_URL / PACIENTE_JWT_ISSUER are not set and the sandbox is not in use: the patient's routes refuse every token (500 UPSTREAM_UNAVAILABLE) until they are.",
+          ],
+  },
+);
+
+export type PacienteSettings = SettingsOf<typeof pacienteSettings>;
+
+/** The patient's access by citizen token and the printable prescription (SPEC 8). */
+export const pacienteSlice: ModuleSlice = { name: 'paciente', settings: [pacienteSettings] };

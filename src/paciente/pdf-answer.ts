@@ -1,0 +1,15 @@
+import { StreamableFile } from '@nestjs/common';
+import type { ApiResponseOptions } from '@nestjs/swagger';
+
+/** A PDF answer, shown in the browser rather than downloaded, named after the CUIR. */
+export const pdfAnswer = (pdf: Buffer, cuir: string): StreamableFile =>
+  new StreamableFile(pdf, {
+    type: 'application/pdf',
+    disposition: `inline; filename="receta-${cuir}.pdf"`,
+    length: pdf.length,
+  });
+
+export const PDF_RESPONSE: ApiResponseOptions = {
+  description: 'The prescription as one A4 PDF page',
+  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+};

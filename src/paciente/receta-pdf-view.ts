@@ -1,0 +1,90 @@
+/**
+ * What the printable prescription shows (SPEC 8), as the service hands it to the renderer:
+ * already decided values, no lookups left. Pure helpers to build and format its parts.
+ */
+import { jurisdictionName } from '../common/indec-jurisdictions.js';
+
+export const ESTADOS_RECETA = [
+  'VIGENTE',
+  'DISPENSADA_PARCIAL',
+  'DISPENSADA',
+  'VENCIDA',
+  'ANULADA',
+] as const;
+export type EstadoReceta = (typeof ESTADOS_RECETA)[number];
+
+export interface RecetaPdfItem {
+  nombre: string;
+  cantidad: number;
+  /** Catalogue code, when the prescriber gave one. */
+  codigo?: string | null;
+}
+
+export interface RecetaPdfView {
+  /** 41 digits. */
+  cuir: string;
+  /** ISO 8601 with offset, as stored. Also the PDF's creation date, so output is reproducible. */
+  fecha_creacion: string;
+  /** YYYY-MM-DD, Argentina calendar dates (SPEC 7). */
+  vigencia_desde: string;
+  vigencia_hasta: string;
+  matricula_profesional: string;
+  /** INDEC code and official name: see jurisdiccionOf. */
+  jurisdiccion: { code: string; name: string };
+  /** Only when the registry gave one. */
+  profesional_nombre?: string | null;
+  /** The patient's DNI, 7 or 8 digits. */
+  documento_paciente: string;
+  locacion: string;
+  items: RecetaPdfItem[];
+  estado_receta: EstadoReceta;
+  /** `at`: ISO 8601 with offset. */
+  anulacion: { at: string; motivo: string } | null;
+  /** Hex SHA-256 of the registered content (the same as the verification by CUIR shows). */
+  content_sha256: string;
+  /** PUBLIC_BASE_URL + /v1/recetas/verificar/{cuir}: see verificationUrl. */
+  verification_url: string;
+}
+
+/** `{code, name}` for an INDEC code; an unknown code keeps its digits and an empty name. */
+export function jurisdiccionOf(code: string): { code: string; name: string } {
+  return { code, name: jurisdictionName(code) ?? '' };
+}
+
+/** The URL the ministry's pointer carries and the QR code encodes. */
+export function verificationUrl(publicBaseUrl: string, cuir: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/v1/recetas/verificar/${encodeURIComponent(cuir)}`;
+}
+
+export const ESTADO_LABEL: Record<EstadoReceta, string> = {
+  VIGENTE: 'VIGENTE',
+  DISPENSADA_PARCIAL: 'DISPENSADA PARCIALMENTE',
+  DISPENSADA: 'DISPENSADA',
+  VENCIDA: 'VENCIDA',
+  ANULADA: 'ANULADA',
+};
+
+// Argentina has one time zone and no daylight saving since 2009; naming it keeps the printed
+// time right wherever the service runs.
+const AR_DATE_TIME = new Intl.DateTimeFormat('es-AR', {
+  timeZone: 'America/Argentina/Buenos_Aires',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** "22/11/2026 10:30" in Argentina time, from an ISO 8601 instant. */
+export function fechaHoraAr(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return AR_DATE_TIME.format(date).replace(',', '');
+}
+
+/** "2026-11-22" → "22/11/2026"; anything else is printed as given. */
+export function fechaAr(ymd: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(ymd);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : ymd;
+}

@@ -1,0 +1,33 @@
+import { SetMetadata, Type } from '@nestjs/common';
+import type PgBoss from 'pg-boss';
+
+/** Retries and expiry of a job that fails unexpectedly (pg-boss queue options). */
+export interface JobPolicy {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  /** A job whose worker died is worked again after this long. */
+  expireInSeconds: number;
+}
+
+/**
+ * A kind of job, declared in one file: an `@Injectable() @QueueJob()` class naming its queue,
+ * its policy, how many pollers each instance runs, and the handler. The queue module finds
+ * every such provider, creates its queue at init and starts its pollers once the app is up.
+ * Enqueue with `JobQueue.enqueue(TheJobClass, data)`; inside `Transactions.run` it joins the
+ * transaction. Handlers are at-least-once: make them idempotent.
+ */
+export interface QueueJobHandler<T> {
+  readonly name: string;
+  readonly policy: JobPolicy;
+  /** Pollers on this instance; 0 leaves the queue to others (jobs stay queued). */
+  readonly concurrency: number;
+  handle(job: PgBoss.JobWithMetadata<T>): Promise<void>;
+}
+
+export type QueueJobClass<T> = Type<QueueJobHandler<T>>;
+
+export const QUEUE_JOB = 'queue:job';
+
+/** Marks a provider as a job declaration (see QueueJobHandler). */
+export const QueueJob = (): ClassDecorator => SetMetadata(QUEUE_JOB, true);

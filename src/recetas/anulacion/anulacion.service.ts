@@ -1,0 +1,129 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { AuditoriaService } from '../../auditoria/auditoria.service.js';
+import { DomainError, notFound } from '../../common/errors/domain-error.js';
+import { statusOf } from '../../common/errors/error-codes.js';
+import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
+import { Transactions } from '../../database/transactions.js';
+import { JobQueue } from '../../queue/job-queue.js';
+import { ConsultaService } from '../consulta/consulta.service.js';
+import type { RecetaDetalleDto } from '../consulta/dto/receta-responses.dto.js';
+import type { RecetaEntity } from '../entities/receta.entity.js';
+import { nothingToTell } from '../notificacion/anulacion-outcomes.js';
+import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
+import { RecetaEventsService } from '../notificacion/receta-events.service.js';
+import { RecetasRepository } from '../recetas.repository.js';
+import { RecetaVidaService } from '../vida/receta-vida.service.js';
+
+/**
+ * The owner's cancellation of a prescription (SPEC 7): VIGENTE or VENCIDA → ANULADA, under
+ * the prescription's row lock (so no dispensation or reservation slips in between the checks
+ * and the write), with its history entry, the ministry's notice on the pointer's queue, the
+ * event log entry and the owner's webhook, all in one transaction. A repeated cancellation
+ * answers the same detail and records nothing. Refusals are logged after the rollback.
+ */
+@Injectable()
+export class AnulacionService {
+  private readonly log: Logger;
+
+  constructor(
+    private readonly recetas: RecetasRepository,
+    private readonly vidas: RecetaVidaService,
+    private readonly transactions: Transactions,
+    private readonly queue: JobQueue,
+    private readonly events: RecetaEventsService,
+    private readonly auditoria: AuditoriaService,
+    private readonly consulta: ConsultaService,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'anulacion' });
+  }
+
+  async anular(client: AuthenticatedClient, id: string, motivo: string): Promise<RecetaDetalleDto> {
+    const own = /^\d{1,18}$/.test(id) ? await this.recetas.findForClient(client.id, id) : null;
+    const event = { tipo: 'anulacion', actor: client.id, cuir: own?.cuir };
+    // Asked before the transaction: inside it, the only connection may be the transaction's own.
+    const notify = own !== null && (await this.events.wantsEvents(client.id));
+    try {
+      await this.transactions.run(async () => {
+        const r = own && (await this.recetas.lockForUpdate({ id_transaccion: id }));
+        if (!r || r.client_id !== client.id) throw notFound('Prescription');
+        if (r.anulada_at) return; // cancelled already: the same answer, nothing recorded again
+        await this.cancel(r, motivo, notify);
+        await this.auditoria.record({ ...event, idTransaccion: id, resultado: 'ok' });
+      });
+    } catch (err) {
+      await this.recordRefusal(err, { ...event, idTransaccion: own ? id : null });
+      throw err;
+    }
+    return this.consulta.detail(client, id);
+  }
+
+  /** The checks and writes, under the row lock. */
+  private async cancel(r: RecetaEntity, motivo: string, notify: boolean): Promise<void> {
+    const vida = await this.vidas.of(r);
+    if (vida.cerrado.some(Boolean))
+      throw new DomainError(
+        'RECETA_DISPENSADA',
+        'The prescription was dispensed (in part or whole); reverse the dispensation first',
+      );
+    if (vida.reserva)
+      throw new DomainError(
+        'RECETA_RESERVADA',
+        'A dispenser holds a reservation on the prescription; try again once it ends',
+      );
+    const id = r.id_transaccion;
+    const why = nothingToTell(r);
+    const at = await this.recetas.markCancelled(id, motivo, why ? 'NOT_REQUIRED' : 'PENDING');
+    await this.recetas.addHistory(id, {
+      evento: 'ANULADA',
+      estado: r.estado,
+      intento: null,
+      resultado: 'accepted',
+      detalle: why
+        ? 'cancelled by the owner'
+        : r.estado === 'PENDING'
+          ? "cancelled by the owner; the ministry's notice waits for the pointer's delivery"
+          : "cancelled by the owner; the ministry's notice queued",
+    });
+    if (why) {
+      await this.recetas.addHistory(id, {
+        evento: 'ANULACION_NO_INFORMADA',
+        estado: r.estado,
+        intento: null,
+        resultado: 'not_required',
+        detalle: `nothing to tell: ${why}`,
+      });
+    } else {
+      await this.queue.enqueue(MinisterioDeliveryJob, {
+        id_transaccion: id,
+        attempt: 1,
+        kind: 'anulacion',
+      });
+    }
+    if (notify) {
+      await this.events.emit(r, 'receta.anulada', {
+        estado_receta: 'ANULADA',
+        anulada_at: (at ?? new Date()).toISOString(),
+        motivo,
+      });
+    }
+  }
+
+  /** A refusal (4xx) is logged on its own, after the rollback; a failed log never hides it. */
+  private async recordRefusal(
+    err: unknown,
+    event: {
+      tipo: string;
+      actor: string;
+      cuir?: string;
+      idTransaccion: string | null;
+    },
+  ): Promise<void> {
+    if (!(err instanceof DomainError) || statusOf(err.code) >= 500) return;
+    await this.auditoria.record({ ...event, resultado: err.code }).catch((e: unknown) => {
+      this.log.warn({ err: e }, 'refused cancellation not written to the event log');
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { DateRangePageQuery } from '../../../common/validation/date-range-page.query.js';
+
+/** `page` and `per_page`, as listar takes them. */
+export class ListarEventosQuery extends PickType(DateRangePageQuery, ['page', 'per_page']) {}
+
+/** One event of the log (SPEC 8): who acted on the prescription, how, with what result. */
+export class EventoDto {
+  @ApiProperty({ description: 'Increasing id of the event in the log', example: '5012' })
+  id: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T13:30:00.000Z' }) at: string;
+  @ApiProperty({
+    description:
+      'registro, anulacion, verificacion, reserva, reserva_liberada, dispensa, reversion, acceso_paciente, documento',
+    example: 'registro',
+  })
+  tipo: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '00010001020102000000000000000000001234501',
+  })
+  cuir: string | null;
+  @ApiProperty({ nullable: true, type: String, example: '1042' }) id_transaccion: string | null;
+  @ApiProperty({
+    description: "The acting API client's id, or `paciente` for the citizen's own access",
+    example: '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11',
+  })
+  actor: string;
+  @ApiProperty({ description: '`ok`, or the error code the action answered', example: 'ok' })
+  resultado: string;
+  @ApiProperty({ nullable: true, type: String }) request_id: string | null;
+}
+
+export class ListadoEventosDto {
+  @ApiProperty({ description: "All of the prescription's events" }) total: number;
+  @ApiProperty() page: number;
+  @ApiProperty() per_page: number;
+  @ApiProperty({ type: [EventoDto], description: 'Oldest first' }) items: EventoDto[];
+}

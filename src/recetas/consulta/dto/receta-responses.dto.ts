@@ -1,0 +1,152 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ESTADOS } from '../../receta-state.js';
+import {
+  ANULACION_PROPERTY,
+  DispensaDeRecetaDto,
+  ESTADO_RECETA_PROPERTY,
+  RecetaItemDetalleDto,
+} from '../../vida/dto/receta-vida.dto.js';
+import type { AnulacionDto, EstadoReceta } from '../../vida/dto/receta-vida.dto.js';
+
+export class RecetaResumenDto {
+  @ApiProperty({ example: '1042' }) id_transaccion: string;
+  @ApiProperty({ nullable: true, type: String }) id_de_receta: string | null;
+  @ApiProperty() cuir: string;
+  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @ApiProperty() matricula_profesional: string;
+  @ApiProperty() documento_paciente: string;
+  @ApiProperty({ enum: ESTADOS }) estado: string;
+}
+
+export class ListadoRecetasDto {
+  @ApiProperty({
+    description:
+      'All matches of the filters (not just this page), counted exactly up to 10,000; beyond that it is 10,000 and `total_exact` is false (narrow the range or filter for an exact figure)',
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: 10_000,
+    example: 1,
+  })
+  total: number;
+  @ApiProperty({
+    description: 'Whether `total` is the exact number of matches (false past 10,000)',
+  })
+  total_exact: boolean;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000, example: 1 })
+  page: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200, example: 50 })
+  per_page: number;
+  @ApiProperty({ type: [RecetaResumenDto], maxItems: 200 }) items: RecetaResumenDto[];
+  @ApiProperty({
+    description:
+      'Snapshot watermark: pass it as `as_of` to fetch further pages of this same listing',
+    example: '1042',
+  })
+  as_of: string;
+}
+
+export class RecetaDetalleDto {
+  @ApiProperty() id_transaccion: string;
+  @ApiProperty() cuir: string;
+  @ApiProperty() documento_paciente: string;
+  @ApiProperty() matricula_profesional: string;
+  @ApiProperty({ nullable: true, type: String }) refeps_id: string | null;
+  @ApiProperty() locacion: string;
+  @ApiProperty({ nullable: true, type: String }) id_de_receta: string | null;
+  @ApiProperty({ nullable: true, type: String }) nombre_medicamento: string | null;
+  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @ApiProperty({
+    type: [RecetaItemDetalleDto],
+    description: 'The registered items, each with the units dispensed',
+  })
+  items: RecetaItemDetalleDto[];
+  @ApiProperty({ enum: ESTADOS, description: 'The ministry transaction (SPEC 4)' })
+  estado: string;
+  @ApiProperty() mensaje: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Present once COMPLETED' })
+  completed_at?: string;
+  @ApiPropertyOptional({ description: 'Present once FAILED' }) failure_reason?: string;
+  @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
+  @ApiProperty({
+    format: 'date',
+    description: 'First valid day (Argentina time)',
+    example: '2026-11-22',
+  })
+  vigencia_desde: string;
+  @ApiProperty({
+    format: 'date',
+    description: 'Last valid day, included (Argentina time)',
+    example: '2026-12-21',
+  })
+  vigencia_hasta: string;
+  @ApiProperty(ANULACION_PROPERTY) anulacion: AnulacionDto | null;
+  @ApiProperty({
+    type: [DispensaDeRecetaDto],
+    description: 'Its dispensations, oldest first, reversed ones included',
+    example: [
+      {
+        id: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+        fecha: '2026-11-23T13:30:00Z',
+        farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
+        items: [
+          {
+            item: 1,
+            nombre: 'Ibuprofeno 400 mg comprimidos',
+            cantidad: 2,
+            codigo: '1000123',
+            sustituido: false,
+          },
+        ],
+        revertida: false,
+      },
+    ],
+  })
+  dispensas: DispensaDeRecetaDto[];
+}
+
+export class HistorialEntryDto {
+  @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({
+    description:
+      'REGISTRADA, INTENTO, ESTADO, NOTIFICACION_NO_REQUERIDA, WEBHOOK; the cancellation: ANULADA, ANULACION_INTENTO (each attempt at telling the ministry), ANULACION_INFORMADA, ANULACION_FALLIDA, ANULACION_NO_INFORMADA (nothing to tell: the pointer was never accepted)',
+  })
+  evento: string;
+  @ApiProperty({ enum: ESTADOS }) estado: string;
+  @ApiProperty({ nullable: true, type: 'integer', format: 'int32', minimum: 1 })
+  intento: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'ok, error, rejected, completed, failed…',
+  })
+  resultado: string | null;
+  @ApiProperty({ nullable: true, type: String }) detalle: string | null;
+}
+
+export class TransaccionDto {
+  @ApiProperty() id_transaccion: string;
+  @ApiProperty() cuir: string;
+  @ApiProperty({ enum: ESTADOS }) estado: string;
+  @ApiProperty({
+    description: 'Delivery attempts made so far',
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    example: 1,
+  })
+  intentos: number;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) ultimo_intento_at:
+    string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) proximo_intento_at:
+    string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The ministry's receipt id once COMPLETED",
+  })
+  ministerio_ref: string | null;
+  @ApiProperty({ type: [HistorialEntryDto] }) historial: HistorialEntryDto[];
+}

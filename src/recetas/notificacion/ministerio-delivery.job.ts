@@ -1,0 +1,212 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { Counter, Histogram } from 'prom-client';
+import { DomainError } from '../../common/errors/domain-error.js';
+import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
+import { wasNotAttempted } from '../../common/resilience/resilience-policy.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { publicBaseUrl } from '../../config/core-config.js';
+import { InjectSettings } from '../../config/settings.js';
+import { parseCuir } from '../../cuir/cuir-format.js';
+import { Transactions } from '../../database/transactions.js';
+import {
+  MinisterioClient,
+  MinisterioRejection,
+  Puntero,
+} from '../../ministerio/ministerio.client.js';
+import { JobQueue } from '../../queue/job-queue.js';
+import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
+import type { RecetaEntity } from '../entities/receta.entity.js';
+import { RecetasRepository } from '../recetas.repository.js';
+import { recetasSettings } from '../recetas.settings.js';
+import type { RecetasSettings } from '../recetas.settings.js';
+import { AnulacionDelivery } from './anulacion-delivery.js';
+import {
+  delivered,
+  describeFailure,
+  failedAttempt,
+  notRequired,
+  rejected,
+  Step,
+} from './delivery-outcomes.js';
+import { MINISTERIO_QUEUE, NotificationJob } from './ministerio-delivery.sql.js';
+import { RecetaEventsService } from './receta-events.service.js';
+
+/** Retries stop after this long whatever the attempt count (SPEC 4: 10 attempts or 24 h). */
+const MAX_AGE_MS = 24 * 3600_000;
+
+/**
+ * The ministry notification of SPEC 4, one delivery attempt per job. Each attempt's outcome,
+ * its history and (for a transient failure) the next attempt's job are written in one
+ * transaction, guarded by the attempt count, so at-least-once job delivery never
+ * double-counts and a final state is never left. An attempt the circuit breaker stopped
+ * before it reached the ministry is not counted: it waits for the breaker instead. The same
+ * queue carries the cancellation's notice (`kind: 'anulacion'`, AnulacionDelivery), so it is
+ * as durable as the pointer and follows it.
+ */
+@Injectable()
+@QueueJob()
+export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
+  readonly name = MINISTERIO_QUEUE;
+  readonly policy: JobPolicy;
+  readonly concurrency: number;
+  private readonly settings: RecetasSettings['notification'];
+  private readonly log: Logger;
+  private readonly outcomes: Counter<'outcome'>;
+  private readonly latency: Histogram<'outcome'>;
+
+  constructor(
+    private readonly recetas: RecetasRepository,
+    private readonly transactions: Transactions,
+    private readonly ministerio: MinisterioClient,
+    private readonly queue: JobQueue,
+    private readonly events: RecetaEventsService,
+    private readonly anulacion: AnulacionDelivery,
+    @InjectSettings(recetasSettings) settings: RecetasSettings,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ROOT_LOGGER) logger: Logger,
+    metrics: MetricsService,
+  ) {
+    this.settings = settings.notification;
+    this.log = logger.child({ component: 'ministerio-delivery' });
+    // These retries are for the unexpected (database down, process killed mid-job); ministry
+    // failures are retried by scheduling the next attempt's job ourselves.
+    this.policy = {
+      retryLimit: 20,
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInSeconds: this.settings.jobExpireSeconds,
+    };
+    this.concurrency = this.settings.deliveryEnabled ? this.settings.workerConcurrency : 0;
+    if (!this.settings.deliveryEnabled)
+      this.log.warn(
+        'ministry delivery is paused (MINISTRY_DELIVERY_ENABLED=false): notifications stay queued',
+      );
+    this.outcomes = new Counter({
+      name: 'ministry_delivery_outcomes_total',
+      help: 'Ministry delivery attempts by outcome (completed, duplicate, rejected, retry, failed, not_required, short_circuited)',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
+    this.latency = new Histogram({
+      name: 'ministry_delivery_seconds',
+      help: 'Duration of one ministry delivery attempt',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [metrics.registry],
+    });
+  }
+
+  handle(job: PgBoss.JobWithMetadata<NotificationJob>): Promise<void> {
+    if (job.data.kind === 'anulacion') {
+      return this.anulacion.attempt(job.data, (next, startAfter) =>
+        this.queue.enqueue(MinisterioDeliveryJob, next, { startAfter }),
+      );
+    }
+    return this.attempt(job.data);
+  }
+
+  /** One delivery attempt and its consequences. */
+  async attempt(job: NotificationJob): Promise<void> {
+    const receta = await this.recetas.findById(job.id_transaccion);
+    // Gone, final, or this attempt already recorded (a repeated job after a crash): nothing to do.
+    if (!receta || receta.estado !== 'PENDING' || receta.intentos >= job.attempt) return;
+
+    const type = parseCuir(receta.cuir);
+    if (type.ok && !this.settings.notifyTypes.includes(type.components.prescriptionType))
+      return this.settle(receta, notRequired(receta.intentos, type.components.prescriptionType));
+
+    const expired = Date.now() - receta.created_at.getTime() > MAX_AGE_MS;
+    const started = process.hrtime.bigint();
+    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let step: Step;
+    try {
+      const receipt = await this.ministerio.deliver(this.punteroOf(receta));
+      step = delivered(job.attempt, receipt.ref, receipt.duplicate);
+    } catch (err) {
+      if (err instanceof MinisterioRejection) {
+        step = rejected(job.attempt, err.code, err.reason);
+      } else if (wasNotAttempted(err) && !expired) {
+        return this.waitForBreaker(job);
+      } else if (err instanceof DomainError && err.code === 'UPSTREAM_UNAVAILABLE') {
+        step = failedAttempt(job.attempt, describeFailure(err), {
+          maxAttempts: this.settings.maxAttempts,
+          retryDelaySeconds: this.settings.retryDelaySeconds,
+          retryMaxDelaySeconds: this.settings.retryMaxDelaySeconds,
+          expired,
+        });
+      } else {
+        throw err; // ours: let the queue retry the job
+      }
+    }
+    this.latency.observe({ outcome: step.metric }, elapsed());
+    await this.settle(receta, step);
+  }
+
+  /**
+   * The breaker stopped the call before it left: nothing was learnt about the ministry, so the
+   * same attempt runs again once the breaker lets a call through (no budget spent, no history).
+   */
+  private async waitForBreaker(job: NotificationJob): Promise<void> {
+    const delay = this.config.resilience.halfOpenAfterMs * (1 + Math.random() * 0.5);
+    await this.queue.enqueue(MinisterioDeliveryJob, job, {
+      startAfter: new Date(Date.now() + delay),
+    });
+    this.outcomes.inc({ outcome: 'short_circuited' });
+  }
+
+  /** Writes the step's outcome, its history and follow-up atomically; a refused guard writes nothing. */
+  private async settle(receta: RecetaEntity, step: Step): Promise<void> {
+    const id = receta.id_transaccion;
+    const final = step.outcome.estado !== 'PENDING';
+    // Asked before the transaction: inside it, the only connection may be the transaction's own.
+    const notifyClient = final && (await this.events.wantsEvents(receta.client_id));
+    const applied = await this.transactions.run(async () => {
+      if (!(await this.recetas.applyOutcome(id, receta.intentos, step.outcome))) return false;
+      for (const h of step.history) await this.recetas.addHistory(id, h);
+      if (notifyClient) await this.events.enqueueFinal(receta, step.outcome);
+      if (step.followUp) {
+        await this.queue.enqueue(
+          MinisterioDeliveryJob,
+          { id_transaccion: id, attempt: step.followUp.attempt },
+          { startAfter: step.followUp.startAfter },
+        );
+      }
+      return true;
+    });
+    if (!applied) {
+      this.log.info(
+        { id_transaccion: id },
+        'stale delivery outcome ignored (state already moved on)',
+      );
+      return;
+    }
+    this.outcomes.inc({ outcome: step.metric });
+    if (step.outcome.estado === 'FAILED') {
+      // The regulation's "alert": a prescription that will never reach the ministry.
+      this.log.error(
+        {
+          id_transaccion: id,
+          alert: 'ministry_notification_failed',
+          reason: step.outcome.failureReason,
+        },
+        'ministry notification failed for good',
+      );
+    }
+  }
+
+  private punteroOf(r: RecetaEntity): Puntero {
+    return {
+      cuir: r.cuir,
+      documento_paciente: r.documento_paciente,
+      fecha_creacion: r.fecha_creacion.toISOString(),
+      ...(r.refeps_id ? { refeps_id: r.refeps_id } : {}),
+      matricula_profesional: r.matricula_profesional,
+      id_transaccion: r.id_transaccion,
+      url_verificacion: `${publicBaseUrl(this.config)}/v1/recetas/verificar/${r.cuir}`,
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ApiClientsService } from '../../auth/api-clients.service.js';
+import { JobQueue } from '../../queue/job-queue.js';
+import type { RecetaEntity } from '../entities/receta.entity.js';
+import type { AttemptOutcome } from '../recetas.repository.js';
+import { WebhookDeliveryJob } from './webhook-delivery.job.js';
+
+const WANTS_EVENTS_TTL_MS = 5_000;
+
+/** The events a prescription's owner receives at its webhook (SPEC 3, 7). */
+export type RecetaEventType =
+  | 'receta.completed'
+  | 'receta.failed'
+  | 'receta.anulada'
+  | 'receta.dispensada'
+  | 'receta.dispensa_revertida';
+
+/**
+ * Tells a client what happened to one of its prescriptions: an event queued in the same
+ * transaction as the change it reports (call inside Transactions.run), delivered by
+ * WebhookDeliveryJob.
+ */
+@Injectable()
+export class RecetaEventsService {
+  private readonly wants = new Map<string, { value: boolean; until: number }>();
+
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly clients: ApiClientsService,
+  ) {}
+
+  /** Whether the client has a webhook (ask before the transaction; cached a few seconds). */
+  async wantsEvents(clientId: string): Promise<boolean> {
+    const hit = this.wants.get(clientId);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const value = (await this.clients.webhookTarget(clientId)) !== null;
+    this.wants.set(clientId, { value, until: Date.now() + WANTS_EVENTS_TTL_MS });
+    return value;
+  }
+
+  /** Queues an event about `receta` for its owner. */
+  async emit(
+    receta: RecetaEntity,
+    type: RecetaEventType,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.queue.enqueue(WebhookDeliveryJob, {
+      client_id: receta.client_id,
+      id_transaccion: receta.id_transaccion,
+      estado: receta.estado,
+      event: {
+        id: randomUUID(),
+        type,
+        created_at: new Date().toISOString(),
+        data: {
+          id_transaccion: receta.id_transaccion,
+          cuir: receta.cuir,
+          id_de_receta: receta.id_de_receta,
+          ...data,
+        },
+      },
+    });
+  }
+
+  /** The transaction's final-state event. */
+  enqueueFinal(receta: RecetaEntity, outcome: AttemptOutcome): Promise<void> {
+    return this.emit(
+      { ...receta, estado: outcome.estado },
+      outcome.estado === 'COMPLETED' ? 'receta.completed' : 'receta.failed',
+      {
+        estado: outcome.estado,
+        ministerio_ref: outcome.ministerioRef ?? null,
+        failure_reason: outcome.failureReason ?? null,
+      },
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { ApiClientsService } from '../../auth/api-clients.service.js';
+import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
+import { InjectSettings } from '../../config/settings.js';
+import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
+import { WebhookEvent, WebhookSender } from '../../webhooks/webhook-sender.js';
+import { webhooksSettings } from '../../webhooks/webhooks.slice.js';
+import type { WebhooksSettings } from '../../webhooks/webhooks.slice.js';
+import type { Estado } from '../receta-state.js';
+import { RecetasRepository } from '../recetas.repository.js';
+
+export interface WebhookJob {
+  client_id: string;
+  id_transaccion: string;
+  /** The transaction's state when the event was queued (its history rows carry it). */
+  estado: Estado;
+  event: WebhookEvent;
+}
+
+/**
+ * Delivers one event of a prescription to its owner's webhook: at least once, signed, with
+ * retries and backoff (the queue's policy); every attempt lands in the transaction's history.
+ */
+@Injectable()
+@QueueJob()
+export class WebhookDeliveryJob implements QueueJobHandler<WebhookJob> {
+  readonly name = 'webhooks';
+  readonly policy: JobPolicy;
+  readonly concurrency = 2;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly clients: ApiClientsService,
+    private readonly sender: WebhookSender,
+    private readonly recetas: RecetasRepository,
+    @InjectSettings(webhooksSettings) private readonly settings: WebhooksSettings,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'webhooks' });
+    this.policy = {
+      retryLimit: settings.maxAttempts - 1,
+      retryDelay: settings.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: 60,
+    };
+  }
+
+  /** One delivery attempt; a failure throws so the queue retries it with backoff. */
+  async handle(job: PgBoss.JobWithMetadata<WebhookJob>): Promise<void> {
+    const { data } = job;
+    const attempt = job.retryCount + 1;
+    const target = await this.clients.webhookTarget(data.client_id);
+    if (!target) return; // removed since: nothing to deliver
+    const result = await this.sender.deliver(target, data.event);
+    const last = attempt >= this.settings.maxAttempts;
+    await this.recetas.addHistory(data.id_transaccion, {
+      evento: 'WEBHOOK',
+      estado: data.estado,
+      intento: attempt,
+      resultado: result.ok ? 'ok' : 'error',
+      detalle: result.ok
+        ? `${data.event.type} ${data.event.id} delivered (HTTP ${result.status})`
+        : `${data.event.type} ${data.event.id}: ${result.reason}${last ? '; giving up' : '; will retry'}`,
+    });
+    if (!result.ok) {
+      this.log.warn(
+        {
+          id_transaccion: data.id_transaccion,
+          event_id: data.event.id,
+          attempt,
+          reason: result.reason,
+        },
+        'webhook delivery failed',
+      );
+      if (!last) throw new Error(`webhook delivery failed: ${result.reason}`);
+    }
+  }
+}

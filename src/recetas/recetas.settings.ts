@@ -1,0 +1,45 @@
+import { BoolSetting, IntSetting, PatternSetting } from '../config/setting-decorators.js';
+import { defineSettings, SettingsOf } from '../config/settings.js';
+
+class RecetasVariables {
+  @IntSetting(1, 86400) MINISTRY_RETRY_DELAY_SECONDS?: number;
+  @IntSetting(1, 86400) MINISTRY_RETRY_MAX_DELAY_SECONDS?: number;
+  @IntSetting(1, 100) MINISTRY_MAX_ATTEMPTS?: number;
+  @BoolSetting() MINISTRY_DELIVERY_ENABLED?: boolean;
+  @IntSetting(1, 64) MINISTRY_WORKER_CONCURRENCY?: number;
+  @PatternSetting(
+    /^(0[1-3])(,0[1-3])*$|^none$/,
+    'must be a comma list of prescription types (01,02,03) or none',
+  )
+  MINISTRY_NOTIFY_TYPES?: string;
+  @IntSetting(5, 3600) MINISTRY_JOB_EXPIRE_SECONDS?: number;
+  // SPEC 7: 30 calendar days for medicines, 60 for other prescriptions (Decreto 98/2023, art. 3).
+  @IntSetting(1, 365) VIGENCIA_DIAS_MEDICAMENTOS?: number;
+  @IntSetting(1, 365) VIGENCIA_DIAS_OTRAS?: number;
+}
+
+/** The ministry notification of SPEC 4 and the validity window of SPEC 7. */
+export const recetasSettings = defineSettings('recetas', RecetasVariables, (v) => ({
+  notification: {
+    /** First retry delay, doubled after each failed attempt. */
+    retryDelaySeconds: v.MINISTRY_RETRY_DELAY_SECONDS ?? 30,
+    /** No wait between attempts is longer than this (the doubling stops there). */
+    retryMaxDelaySeconds: v.MINISTRY_RETRY_MAX_DELAY_SECONDS ?? 3600,
+    maxAttempts: v.MINISTRY_MAX_ATTEMPTS ?? 10,
+    /** Off: registrations queue their notification but no worker delivers (benchmarks). */
+    deliveryEnabled: v.MINISTRY_DELIVERY_ENABLED ?? true,
+    workerConcurrency: v.MINISTRY_WORKER_CONCURRENCY ?? 4,
+    /** Prescription types whose registration must be reported (default all). */
+    notifyTypes:
+      v.MINISTRY_NOTIFY_TYPES === 'none' ? [] : (v.MINISTRY_NOTIFY_TYPES ?? '01,02,03').split(','),
+    /** A delivery job whose worker died is retried after this long. */
+    jobExpireSeconds: v.MINISTRY_JOB_EXPIRE_SECONDS ?? 60,
+  },
+  /** Validity window length in days by CUIR type: `01` medicines, `02`/`03` the rest. */
+  vigenciaDias: {
+    medicamentos: v.VIGENCIA_DIAS_MEDICAMENTOS ?? 30,
+    otras: v.VIGENCIA_DIAS_OTRAS ?? 60,
+  },
+}));
+
+export type RecetasSettings = SettingsOf<typeof recetasSettings>;

@@ -1,0 +1,157 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import {
+  DATE_TIME_MAX_LENGTH,
+  DATE_TIME_WITH_OFFSET_PATTERN,
+  DNI_INPUT_PATTERN,
+  MATRICULA_PATTERN,
+} from '../../../common/validation/patterns.js';
+import { IsIsoDateTimeWithOffset, NormalizeDni } from '../../../common/validation/validators.js';
+import { CUIR_PATTERN } from '../../../cuir/cuir-patterns.js';
+import { IsCuir } from '../../../cuir/is-cuir.validator.js';
+import { IsInicioVigencia } from './inicio-vigencia.validator.js';
+
+const required = { message: 'is required' };
+const text = (max: number) => [
+  IsString({ message: 'must be a string' }),
+  Length(1, max, { message: `must be 1 to ${max} characters` }),
+];
+const apply =
+  (decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) =>
+    decorators.forEach((d) => d(target, key));
+
+/** Five minutes of clock skew between the provider's clock and ours. */
+export const MAX_FUTURE_MS = 5 * 60_000;
+
+export class RecetaItemDto {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Ibuprofeno 400 mg comprimidos' })
+  @IsDefined(required)
+  @apply(text(200))
+  nombre: string;
+
+  @ApiProperty({ minimum: 1, maximum: 999, example: 2, type: 'integer', format: 'int32' })
+  @IsDefined(required)
+  @IsInt({ message: 'must be an integer from 1 to 999' })
+  @Min(1, { message: 'must be an integer from 1 to 999' })
+  @Max(999, { message: 'must be an integer from 1 to 999' })
+  cantidad: number;
+
+  @ApiPropertyOptional({
+    description: 'Catalogue code (GET /v1/medicamentos/buscar)',
+    minLength: 1,
+    maxLength: 32,
+    pattern: '^[A-Za-z0-9-]{1,32}$',
+    example: '1000123',
+  })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @Matches(/^[A-Za-z0-9-]{1,32}$/, { message: 'must be 1 to 32 letters, digits or dashes' })
+  codigo?: string;
+}
+
+export class RegistrarRecetaDto {
+  @ApiProperty({
+    description: 'Patient DNI, 7–8 digits; dots allowed on input (30.111.222), stored without',
+    example: '30111222',
+    pattern: DNI_INPUT_PATTERN,
+    minLength: 7,
+    maxLength: 10,
+  })
+  @IsDefined(required)
+  @NormalizeDni()
+  @Matches(/^\d{7,8}$/, { message: 'must be a DNI of 7 or 8 digits (dots allowed: 30.111.222)' })
+  documento_paciente: string;
+
+  @ApiProperty({
+    description:
+      'Licence number, 1–20 letters or digits; checked against REFEPS in the CUIR jurisdiction',
+    example: '123456',
+    pattern: MATRICULA_PATTERN,
+    minLength: 1,
+    maxLength: 20,
+  })
+  @IsDefined(required)
+  @Matches(/^[A-Za-z0-9]{1,20}$/, { message: 'must be 1 to 20 letters or digits' })
+  matricula_profesional: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 40, example: '8123456' })
+  @IsOptional()
+  @apply(text(40))
+  refeps_id?: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Hospital de Clínicas, consultorio 12' })
+  @IsDefined(required)
+  @apply(text(200))
+  locacion: string;
+
+  @ApiProperty({
+    description:
+      'A structurally valid 41-digit CUIR (known jurisdiction, type, and subtype for that type)',
+    example: '00010001020102000000000000000000001234501',
+    pattern: CUIR_PATTERN,
+    minLength: 41,
+    maxLength: 41,
+  })
+  @IsDefined(required)
+  @IsCuir()
+  cuir: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64, example: 'RX-2026-000123' })
+  @IsOptional()
+  @apply(text(64))
+  id_de_receta?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'Ibuprofeno' })
+  @IsOptional()
+  @apply(text(200))
+  nombre_medicamento?: string;
+
+  @ApiProperty({
+    description:
+      'ISO 8601 date-time with offset, written from year 1900 on (earlier dates, which PostgreSQL may not even store, are refused with 400); at most 5 minutes in the future',
+    example: '2026-11-22T10:30:00-03:00',
+    format: 'date-time',
+    pattern: DATE_TIME_WITH_OFFSET_PATTERN,
+    maxLength: DATE_TIME_MAX_LENGTH,
+  })
+  @IsDefined(required)
+  @IsIsoDateTimeWithOffset({ maxFutureMs: MAX_FUTURE_MS })
+  fecha_creacion: string;
+
+  @ApiProperty({ type: [RecetaItemDto], minItems: 1, maxItems: 10 })
+  @IsDefined(required)
+  @IsArray({ message: 'must be an array of 1 to 10 items' })
+  @ArrayMinSize(1, { message: 'must be an array of 1 to 10 items' })
+  @ArrayMaxSize(10, { message: 'must be an array of 1 to 10 items' })
+  @ValidateNested({ each: true })
+  @Type(() => RecetaItemDto)
+  items: RecetaItemDto[];
+
+  @ApiPropertyOptional({
+    description:
+      'First day of the validity window (SPEC 7): a calendar date from the date of fecha_creacion in Argentina time (UTC−03:00) to 365 days after it; default that date. The window lasts VIGENCIA_DIAS_MEDICAMENTOS days (CUIR type 01, default 30) or VIGENCIA_DIAS_OTRAS (types 02 and 03, default 60), this day included. A chronic treatment is several prescriptions with staggered start dates.',
+    format: 'date',
+    pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
+    minLength: 10,
+    maxLength: 10,
+    example: '2026-11-22',
+  })
+  @IsOptional()
+  @IsInicioVigencia()
+  fecha_inicio_vigencia?: string;
+}

@@ -1,0 +1,42 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../../common/http/access.js';
+import { CurrentClient } from '../../common/http/current-client.decorator.js';
+import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { CurrentIdempotencyClaim, IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
+import { Idempotent } from '../../idempotency/idempotent.decorator.js';
+import { ApiEnveloped, ApiErrors } from '../../openapi/api-responses.js';
+import { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
+import { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
+import { RegistroService } from './registro.service.js';
+
+@ApiTags('recetas')
+@Controller('v1/recetas')
+export class RegistroController {
+  constructor(private readonly registro: RegistroService) {}
+
+  @Post('registrar')
+  @HttpCode(201)
+  @RequireScope('recetas:write')
+  @Idempotent({ settledInWrite: true })
+  @ApiOperation({
+    summary: 'Register a prescription (scope recetas:write)',
+    description:
+      "Checks the CUIR's structure, that it is the caller's (its platform digits the caller's platform id, its repository digits this service's, and not issued to another client: else 422 CUIR_NOT_OWNED, checked before the duplicate check), and the professional's enablement in REFEPS (licence in the CUIR's jurisdiction), then stores the prescription and queues its ministry notification in one transaction. Answers PENDING; follow the transaction at GET /v1/transacciones/{id_transaccion}.",
+  })
+  @ApiEnveloped(201, RecetaRegistradaDto)
+  @ApiErrors({
+    409: 'CUIR_ALREADY_REGISTERED, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
+    413: 'PAYLOAD_TOO_LARGE',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+    422: 'PROFESSIONAL_NOT_ENABLED or CUIR_NOT_OWNED',
+    500: 'UPSTREAM_UNAVAILABLE (registry down and nothing cached; nothing stored) or INTERNAL',
+  })
+  register(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() dto: RegistrarRecetaDto,
+    @CurrentIdempotencyClaim() claim?: IdempotencyClaim,
+  ): Promise<RecetaRegistradaDto> {
+    return this.registro.register(client, dto, claim);
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { AuditoriaService } from '../../auditoria/auditoria.service.js';
+import { DomainError } from '../../common/errors/domain-error.js';
+import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { parseCuir } from '../../cuir/cuir-format.js';
+import { CuirService } from '../../cuir/cuir.service.js';
+import type { IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
+import { ProfesionalService } from '../../profesional/profesional.service.js';
+import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
+import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
+import { RegistroWriter } from './registro.writer.js';
+
+/** Registration of a prescription (SPEC 3): its rules; the write is RegistroWriter's. */
+@Injectable()
+export class RegistroService {
+  constructor(
+    private readonly profesional: ProfesionalService,
+    private readonly writer: RegistroWriter,
+    private readonly auditoria: AuditoriaService,
+    private readonly cuir: CuirService,
+  ) {}
+
+  /**
+   * Registers the prescription; its event is written by the registration's own statement, and
+   * a refusal (a domain error) is written to the event log on its own.
+   */
+  async register(
+    client: AuthenticatedClient,
+    dto: RegistrarRecetaDto,
+    claim?: IdempotencyClaim,
+  ): Promise<RecetaRegistradaDto> {
+    try {
+      return await this.checkAndWrite(client, dto, claim);
+    } catch (err) {
+      if (err instanceof DomainError) {
+        await this.auditoria.record({
+          tipo: 'registro',
+          cuir: dto.cuir,
+          actor: client.id,
+          resultado: err.code,
+        });
+      }
+      throw err;
+    }
+  }
+
+  private async checkAndWrite(
+    client: AuthenticatedClient,
+    dto: RegistrarRecetaDto,
+    claim?: IdempotencyClaim,
+  ): Promise<RecetaRegistradaDto> {
+    const parsed = parseCuir(dto.cuir);
+    if (!parsed.ok)
+      throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
+        { field: 'cuir', issue: 'must be a valid CUIR' },
+      ]);
+    // Before the duplicate check, so the answer never tells whether another client registered
+    // it (the ledger half is in the write: RegistroWriter).
+    this.cuir.assertDigitsOwnedBy(client, dto.cuir);
+    const jurisdiccion = parsed.components.jurisdiction;
+    if (!(await this.profesional.isLicenceEnabled(dto.matricula_profesional, jurisdiccion))) {
+      throw new DomainError(
+        'PROFESSIONAL_NOT_ENABLED',
+        `Licence ${dto.matricula_profesional} is not enabled in jurisdiction ${jurisdiccion}`,
+        [
+          {
+            field: 'matricula_profesional',
+            issue: `is not enabled in REFEPS for jurisdiction ${jurisdiccion}`,
+          },
+        ],
+      );
+    }
+    return this.writer.write(client.id, dto, claim);
+  }
+}

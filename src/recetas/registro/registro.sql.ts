@@ -1,0 +1,107 @@
+import { CompanionStatement, GuardStatement, SqlParams } from '../../common/sql/sql-params.js';
+import type { HistoryEntry } from '../entities/receta-historial.entity.js';
+import type { RecetaItem } from '../entities/receta.entity.js';
+import { MENSAJES } from '../receta-state.js';
+
+/**
+ * The registration's hot path as SQL: one statement writes the prescription, its first
+ * history entry and its companions (the ministry job, the Idempotency-Key's answer). The bench
+ * baseline runs this same statement (this file is part of the surface bench/ may read), so
+ * it depends on nothing but its types.
+ */
+
+/** A registration request's fields (RegistrarRecetaDto, after validation). */
+export interface RegistrationRequest {
+  documento_paciente: string;
+  matricula_profesional: string;
+  refeps_id?: string;
+  locacion: string;
+  cuir: string;
+  id_de_receta?: string;
+  nombre_medicamento?: string;
+  fecha_creacion: string;
+  items: RecetaItem[];
+  fecha_inicio_vigencia?: string;
+}
+
+/** The history entry every registration starts with. */
+export const REGISTERED: HistoryEntry = {
+  evento: 'REGISTRADA',
+  estado: 'PENDING',
+  intento: null,
+  resultado: 'accepted',
+  detalle: 'registration accepted; ministry notification queued',
+};
+
+/** A new registration's answer, without its id (the id exists only once the row is inserted). */
+export function pendingAnswer(r: RegistrationRequest) {
+  return {
+    estado: 'PENDING' as const,
+    mensaje: MENSAJES.PENDING,
+    cuir: r.cuir,
+    id_de_receta: r.id_de_receta ?? null,
+  };
+}
+
+/**
+ * The statement inserting a prescription, its first history entry and the companion
+ * statements: atomic without BEGIN/COMMIT, one round trip. The id is drawn first (CTE `n`), so
+ * a `gate` can store it before the row exists; with a gate (an Idempotency-Key's), nothing is
+ * written unless the gate returns a row. A `guard` that returns a row stops everything first
+ * (no id is even drawn). The companions read the new row from the CTE `r`. The statement
+ * answers one row: `id_transaccion` (null when nothing was written) and `blocked` (the guard's).
+ */
+export function insertRegistrationSql(
+  clientId: string,
+  r: RegistrationRequest,
+  /** The validity window (SPEC 7), computed from the request: `YYYY-MM-DD` dates. */
+  vigencia: { desde: string; hasta: string },
+  idempotencyKey: string | null,
+  companions: CompanionStatement[],
+  gate?: CompanionStatement,
+  guard?: GuardStatement,
+): { sql: string; values: unknown[] } {
+  const p = new SqlParams();
+  const items = r.items.map((i) => ({
+    nombre: i.nombre,
+    cantidad: i.cantidad,
+    ...(i.codigo ? { codigo: i.codigo } : {}),
+  }));
+  const values = [
+    clientId,
+    r.cuir,
+    r.documento_paciente,
+    r.matricula_profesional,
+    r.refeps_id ?? null,
+    r.locacion,
+    r.id_de_receta ?? null,
+    r.nombre_medicamento ?? null,
+    r.fecha_creacion,
+    JSON.stringify(items),
+    MENSAJES.PENDING,
+    idempotencyKey,
+    vigencia.desde,
+    vigencia.hasta,
+  ].map((v) => p.add(v));
+  const h = REGISTERED;
+  const history = [h.evento, h.estado, h.intento, h.resultado, h.detalle].map((v) => p.add(v));
+  const blocked = guard ? `b AS (${guard(p)}), ` : '';
+  const sql = `WITH ${blocked}n AS (SELECT nextval('recetas_id_transaccion_seq') AS id${
+    guard ? ' WHERE NOT EXISTS (SELECT 1 FROM b)' : ''
+  })${gate ? `, g AS (${gate(p, 'n')})` : ''}, r AS (
+      INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente,
+        matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento,
+        fecha_creacion, items, mensaje, idempotency_key, vigencia_desde, vigencia_hasta)
+      SELECT n.id, ${values.join(', ')} FROM n${gate ? ' WHERE EXISTS (SELECT 1 FROM g)' : ''}
+      RETURNING id_transaccion AS id
+    ), h AS (
+      INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle)
+      SELECT r.id, ${history.join(', ')} FROM r
+    )${companions.map((c, i) => `, c${i} AS (${c(p, 'r')})`).join('')}
+    SELECT (SELECT id::text FROM r) AS id_transaccion,
+      ${guard ? 'EXISTS (SELECT 1 FROM b)' : 'false'} AS blocked`;
+  return { sql, values: p.values };
+}
+
+/** The unique index that makes a second registration of a CUIR fail (409). */
+export const CUIR_UNIQUE_INDEX = 'recetas_cuir';

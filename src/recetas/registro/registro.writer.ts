@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { AuditoriaService } from '../../auditoria/auditoria.service.js';
+import { CuirService } from '../../cuir/cuir.service.js';
+import { isUniqueViolation } from '../../common/database-errors.js';
+import { DomainError } from '../../common/errors/domain-error.js';
+import type { IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
+import { IdempotencyKeyTaken } from '../../idempotency/idempotency-claim.js';
+import { InjectSettings } from '../../config/settings.js';
+import { JobQueue } from '../../queue/job-queue.js';
+import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
+import { firstDeliveryJobData } from '../notificacion/ministerio-delivery.sql.js';
+import { MENSAJES } from '../receta-state.js';
+import { RecetasRepository } from '../recetas.repository.js';
+import { recetasSettings } from '../recetas.settings.js';
+import type { RecetasSettings } from '../recetas.settings.js';
+import { vigenciaDe } from '../vida/vigencia.js';
+import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
+import {
+  CUIR_UNIQUE_INDEX,
+  insertRegistrationSql,
+  pendingAnswer,
+  RegistrationRequest,
+} from './registro.sql.js';
+
+/**
+ * The registration's write — the hot path, measured (BENCHMARKS.md): the prescription, its
+ * history, its ministry job, its event-log entry and (with an Idempotency-Key) the key and its
+ * stored answer, in ONE statement, so they commit together at one round trip. Everything
+ * idempotency asks of a write that settles its own key is kept here.
+ */
+@Injectable()
+export class RegistroWriter {
+  constructor(
+    private readonly recetas: RecetasRepository,
+    private readonly queue: JobQueue,
+    private readonly auditoria: AuditoriaService,
+    private readonly cuir: CuirService,
+    @InjectSettings(recetasSettings) private readonly settings: RecetasSettings,
+  ) {}
+
+  async write(
+    clientId: string,
+    request: RegistrationRequest,
+    claim?: IdempotencyClaim,
+  ): Promise<RecetaRegistradaDto> {
+    const answer = (id: string): RecetaRegistradaDto => ({
+      id_transaccion: id,
+      ...pendingAnswer(request),
+    });
+    // The CUIR's type (digits 11-12) sets the window's length; the request is validated already.
+    const vigencia = vigenciaDe(
+      new Date(request.fecha_creacion),
+      request.cuir.slice(10, 12),
+      request.fecha_inicio_vigencia,
+      this.settings.vigenciaDias,
+    );
+    // The CUIR issued to another client: the statement's guard stops it (SPEC 3: 422, before
+    // the duplicate check, so the answer never tells whether someone else registered it).
+    const owner = this.cuir.issuedToAnother(clientId, request.cuir);
+    const statement = insertRegistrationSql(
+      clientId,
+      request,
+      vigencia,
+      claim?.key ?? null,
+      [
+        this.queue.jobInStatement(MinisterioDeliveryJob, firstDeliveryJobData),
+        this.auditoria.eventInStatement({
+          tipo: 'registro',
+          cuir: request.cuir,
+          actor: clientId,
+          resultado: 'ok',
+        }),
+      ],
+      claim?.settleWith(answer),
+      owner.guard,
+    );
+    let written: { id_transaccion: string | null; blocked: boolean };
+    try {
+      written = await this.recetas.insertRegistration(statement);
+    } catch (err) {
+      if (!isUniqueViolation(err, CUIR_UNIQUE_INDEX)) throw err;
+      return this.afterDuplicate(clientId, request, claim?.key ?? null);
+    }
+    if (written.blocked) throw owner.refusal();
+    if (written.id_transaccion === null) throw new IdempotencyKeyTaken();
+    claim?.markSettled();
+    return answer(written.id_transaccion);
+  }
+
+  /**
+   * The CUIR is registered already. The same client retrying with the same Idempotency-Key
+   * after that key's stored answer expired (24 h) gets the first answer again; anyone else, 409.
+   */
+  private async afterDuplicate(
+    clientId: string,
+    request: RegistrationRequest,
+    key: string | null,
+  ): Promise<RecetaRegistradaDto> {
+    const existing = await this.recetas.findByCuir(request.cuir);
+    if (existing && key && existing.client_id === clientId && existing.idempotency_key === key) {
+      return {
+        id_transaccion: existing.id_transaccion,
+        estado: 'PENDING',
+        mensaje: MENSAJES.PENDING,
+        cuir: existing.cuir,
+        id_de_receta: existing.id_de_receta,
+      };
+    }
+    throw new DomainError('CUIR_ALREADY_REGISTERED', 'This CUIR is already registered');
+  }
+}

@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { RecetaItemDto } from '../../registro/dto/registrar-receta.dto.js';
+import { ESTADOS_RECETA } from '../estado-receta.js';
+import type { EstadoReceta } from '../estado-receta.js';
+
+/** The pharmacy that dispensed (shared by the dispensation's answers). */
+export class FarmaciaDto {
+  @ApiProperty({ description: 'CUIT, 11 digits with a valid check digit', example: '30712345671' })
+  cuit: string;
+  @ApiProperty({ example: 'Farmacia Central' }) nombre: string;
+}
+
+export interface AnulacionDto {
+  at: string;
+  motivo: string;
+}
+
+/**
+ * `anulacion`, inline rather than a $ref: OpenAPI 3.0's `nullable` does not reach through a
+ * reference (`allOf: [$ref]` would refuse the null it may be).
+ */
+export const ANULACION_PROPERTY: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  properties: {
+    at: { type: 'string', format: 'date-time', description: 'When the owner cancelled it' },
+    motivo: { type: 'string', example: 'Error en la dosis prescripta' },
+  },
+  required: ['at', 'motivo'],
+  selfRequired: true,
+  description: 'null, or when and why the owner cancelled it',
+  example: null,
+};
+
+export class DispensaDeRecetaItemDto {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Position in the prescription, from 1' })
+  item: number;
+  @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Units dispensed' }) cantidad: number;
+  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1000123' })
+  codigo?: string;
+  @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
+}
+
+export class DispensaDeRecetaDto {
+  @ApiProperty({ format: 'uuid', example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' }) id: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was dispensed (fecha_dispensa)' })
+  fecha: string;
+  @ApiProperty({ type: FarmaciaDto }) farmacia: FarmaciaDto;
+  @ApiProperty({ type: [DispensaDeRecetaItemDto] }) items: DispensaDeRecetaItemDto[];
+  @ApiProperty({ description: 'Reversed by the dispenser: its items are dispensable again' })
+  revertida: boolean;
+}
+
+export class RecetaItemDetalleDto extends RecetaItemDto {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
+  })
+  dispensado: number;
+}
+
+/** `estado_receta` in OpenAPI, with its rule. */
+export const ESTADO_RECETA_PROPERTY = {
+  enum: ESTADOS_RECETA,
+  description:
+    "The prescription's own state (SPEC 7), the first that applies: ANULADA (cancelled); DISPENSADA (every item dispensed by a dispensation not reversed; fewer units than prescribed close an item); VENCIDA (today, in Argentina time, after vigencia_hasta); DISPENSADA_PARCIAL (some items dispensed); VIGENTE (also before a later start date: valid, but not dispensable before vigencia_desde). Apart from `estado`, the ministry transaction.",
+  example: 'VIGENTE',
+} as const;
+
+export type { EstadoReceta };

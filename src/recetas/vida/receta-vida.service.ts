@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import type { RecetaEntity } from '../entities/receta.entity.js';
+import { DispensacionPort } from './dispensacion.port.js';
+import { vidaDe, VidaReceta } from './receta-vida.js';
+import { argentinaDate } from './vigencia.js';
+
+/**
+ * A prescription's life (SPEC 7) now: its row with what the dispensation port knows. Inside
+ * Transactions.run (after the row's lock) the reads join the transaction.
+ */
+@Injectable()
+export class RecetaVidaService {
+  constructor(private readonly dispensacion: DispensacionPort) {}
+
+  async of(r: RecetaEntity, now = new Date()): Promise<VidaReceta> {
+    // One after the other: inside a transaction both go to its one connection anyway.
+    const dispensas = await this.dispensacion.dispensas(r.id_transaccion);
+    const reserva = await this.dispensacion.reservaViva(r.id_transaccion);
+    return vidaDe(r, dispensas, reserva, argentinaDate(now));
+  }
+}

@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { authSettings } from './auth/auth.settings.js';
+import { ConfigError, needsSandbox, withDatabaseUrl, withSandbox } from './config/app-config.js';
+import { cuirSettings } from './cuir/cuir.slice.js';
+import { medicamentosSettings } from './medicamentos/medicamentos.slice.js';
+import { recetasSettings } from './recetas/recetas.settings.js';
+import { loadAppConfig as loadConfig } from './slices.js';
+
+describe('loading the configuration (core and every module)', () => {
+  it('defaults everything with an empty environment (embedded database, sandbox)', () => {
+    const c = loadConfig({});
+    expect(c.http.port).toBe(3000);
+    expect(c.sandbox.port).toBe(4010);
+    expect(c.database.url).toBeUndefined();
+    expect(c.resilience.timeoutMs).toBe(3000);
+    expect(c.settings(recetasSettings).notification).toMatchObject({
+      retryDelaySeconds: 30,
+      maxAttempts: 10,
+    });
+    expect(c.settings(medicamentosSettings).insurerName).toBe('pami');
+    expect(c.settings(authSettings).demoClient).toBe(true);
+    // Nothing to warn about once the bootstrap has started the sandbox it needs.
+    expect(withSandbox(c, 'http://127.0.0.1:1').warnings).toEqual([]);
+    expect(needsSandbox(c)).toBe(true);
+    expect(needsSandbox(withSandbox(c, 'http://127.0.0.1:1'))).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['CUIR_PLATFORM_ID', '12a4'],
+    ['CUIR_REPOSITORY_ID', '123'],
+    ['REGISTRY_TIMEOUT_MS', '-1'],
+    ['MINISTRY_MAX_ATTEMPTS', '0'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REFEPS_BASE_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+    ['INSURER_NAME', 'Bad Name'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'loopback, proxy.example'],
+    ['TRUST_PROXY', '-1'],
+  ])('refuses %s=%s, naming the setting', (name, value) => {
+    let err: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems.some((p) => p.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it('accepts every line of .env.example as it stands (empty values are unset)', () => {
+    const lines = readFileSync('.env.example', 'utf8')
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l));
+    const env = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    expect(Object.keys(env).length).toBeGreaterThan(40);
+    expect(() => loadConfig(env)).not.toThrow();
+  });
+
+  it('parses numbers, booleans and URLs', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      DEMO_CLIENT: 'off',
+      REFEPS_BASE_URL: 'http://localhost:4010',
+      CUIR_PLATFORM_ID: '0042',
+    });
+    expect(c.http.port).toBe(8080);
+    expect(c.settings(authSettings).demoClient).toBe(false);
+    expect(c.upstreams.refepsBaseUrl).toBe('http://localhost:4010');
+    expect(c.settings(cuirSettings).platformId).toBe('0042');
+  });
+
+  it.each<[string | undefined, false | number | string[]]>([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.7, fd00::/8', ['10.0.0.0/8', '192.168.1.7', 'fd00::/8']],
+  ])('TRUST_PROXY=%p is Express trust proxy %p', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).http.trustProxy).toEqual(
+      expected,
+    );
+  });
+
+  it('keeps module settings when the bootstrap fills in the database and the sandbox', () => {
+    const c = withSandbox(
+      withDatabaseUrl(loadConfig({ DEMO_CLIENT: 'off' }), 'postgres://x/y', 1),
+      'http://127.0.0.1:9',
+    );
+    expect(c.database).toMatchObject({ url: 'postgres://x/y', poolSize: 1, isEmbedded: true });
+    expect(c.upstreams.ministerioBaseUrl).toBe('http://127.0.0.1:9');
+    expect(c.settings(authSettings).demoClient).toBe(false);
+    expect(c.warnings).toEqual([]);
+  });
+
+  it('warns when a real database would be used with the development pepper', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://db/registry' });
+    expect(c.warnings.join('\n')).toMatch(/API_SECRET_PEPPER is not set/);
+  });
+});
+
+describe('production', () => {
+  const complete: Record<string, string> = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://db/registry',
+    REFEPS_BASE_URL: 'https://refeps.example',
+    RENAPER_BASE_URL: 'https://renaper.example',
+    CATALOGO_BASE_URL: 'https://catalogo.example',
+    MINISTERIO_BASE_URL: 'https://ministerio.example',
+    PACIENTE_JWKS_URL: 'https://mi.argentina.example/.well-known/jwks.json',
+    PACIENTE_JWT_ISSUER: 'https://mi.argentina.example',
+    PACIENTE_JWT_AUDIENCE: 'recetas',
+    API_SECRET_PEPPER: 'k'.repeat(24) + 'Zq7!x9Lm',
+  };
+  const problems = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (err) {
+      if (err instanceof ConfigError) return err.problems;
+      throw err;
+    }
+  };
+
+  it('starts with every external system, the database and a long pepper set', () => {
+    expect(problems(complete)).toEqual([]);
+  });
+
+  it.each([
+    'DATABASE_URL',
+    'REFEPS_BASE_URL',
+    'RENAPER_BASE_URL',
+    'CATALOGO_BASE_URL',
+    'MINISTERIO_BASE_URL',
+    'PACIENTE_JWKS_URL',
+    'PACIENTE_JWT_ISSUER',
+    'PACIENTE_JWT_AUDIENCE',
+  ])('refuses to fall back to an emulator or the embedded database: %s unset', (name) => {
+    const { [name]: _unset, ...env } = complete;
+    expect(problems(env)).toEqual([expect.stringMatching(new RegExp(`^${name}: is required`))]);
+  });
+
+  it.each([
+    ['short', 'x'.repeat(31)],
+    ['the compose placeholder', 'change-me-to-a-long-random-value'],
+    ['the development pepper', 'development-only-pepper-change-me'],
+  ])('refuses a %s pepper, naming API_SECRET_PEPPER', (_what, pepper) => {
+    expect(problems({ ...complete, API_SECRET_PEPPER: pepper })).toEqual([
+      expect.stringMatching(/^API_SECRET_PEPPER: /),
+    ]);
+  });
+});

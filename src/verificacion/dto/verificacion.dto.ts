@@ -1,0 +1,115 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+import { DateRangePageQuery } from '../../common/validation/date-range-page.query.js';
+import { CUIR_DIGITS_PATTERN } from '../../cuir/cuir-patterns.js';
+import { ESTADOS } from '../../recetas/receta-state.js';
+import { RecetaItemDto } from '../../recetas/registro/dto/registrar-receta.dto.js';
+import { ESTADO_RECETA_PROPERTY } from '../../recetas/vida/dto/receta-vida.dto.js';
+import type { EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
+
+export class VerificacionItemDto extends RecetaItemDto {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'Position in the prescription, from 1: the `item` to dispense',
+  })
+  item: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
+  })
+  dispensado: number;
+  @ApiProperty({
+    description:
+      'Whether the caller may dispense it now: not dispensed, the prescription not ANULADA, today within the validity window, and no other dispenser holding a live reservation',
+  })
+  dispensable: boolean;
+}
+
+export interface ReservaVerificacionDto {
+  vence_at: string;
+  propia: boolean;
+}
+
+export class VerificacionRecetaDto {
+  @ApiProperty() cuir: string;
+  @ApiProperty({ enum: ESTADOS, description: 'The ministry transaction (SPEC 4)' }) estado: string;
+  @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
+  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @ApiProperty({
+    format: 'date',
+    description: 'First valid day (Argentina time)',
+    example: '2026-11-22',
+  })
+  vigencia_desde: string;
+  @ApiProperty({
+    format: 'date',
+    description: 'Last valid day, included (Argentina time)',
+    example: '2026-12-21',
+  })
+  vigencia_hasta: string;
+  @ApiProperty({ description: "The prescriber's licence" }) matricula_profesional: string;
+  @ApiProperty({ description: 'INDEC code of the jurisdiction (from the CUIR)', example: '02' })
+  jurisdiccion: string;
+  @ApiProperty({ type: [VerificacionItemDto] }) items: VerificacionItemDto[];
+  // Inline rather than a $ref: OpenAPI 3.0's `nullable` does not reach through a reference.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      vence_at: {
+        type: 'string',
+        format: 'date-time',
+        description: 'When the live reservation lapses',
+      },
+      propia: {
+        type: 'boolean',
+        description: 'Whether the caller holds it (who else does is never told)',
+      },
+    },
+    required: ['vence_at', 'propia'],
+    selfRequired: true,
+    description: 'null, or the live reservation: when it lapses and whether it is yours',
+    example: null,
+  })
+  reserva: ReservaVerificacionDto | null;
+  @ApiProperty({
+    description:
+      'SHA-256 (hex) of the canonical registered content: JSON with sorted keys of {cuir, fecha_creacion (UTC ISO 8601), matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento, items}. The patient document is left out on purpose.',
+    example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
+    pattern: '^[0-9a-f]{64}$',
+  })
+  content_sha256: string;
+}
+
+/** Verifications of the caller's prescriptions in a date range. */
+export class ListarVerificacionesQuery extends DateRangePageQuery {
+  @ApiPropertyOptional({
+    description: 'Only verifications of this CUIR',
+    pattern: CUIR_DIGITS_PATTERN,
+    minLength: 41,
+    maxLength: 41,
+    example: '00010001020102000000000000000000001234501',
+  })
+  @IsOptional()
+  @Matches(/^\d{41}$/, { message: 'must be 41 digits' })
+  cuir?: string;
+}
+
+export class VerificacionAuditDto {
+  @ApiProperty() cuir: string;
+  @ApiProperty({ nullable: true, type: String }) id_transaccion: string | null;
+  @ApiProperty({ description: 'The API client that verified' }) verificado_por: string;
+  @ApiProperty() verificado_por_id: string;
+  @ApiProperty({ format: 'date-time' }) at: string;
+}
+
+export class ListadoVerificacionesDto {
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000, example: 1 })
+  page: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200, example: 50 })
+  per_page: number;
+  @ApiProperty({ type: [VerificacionAuditDto], maxItems: 200 }) items: VerificacionAuditDto[];
+}

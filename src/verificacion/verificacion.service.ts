@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { AuditoriaService } from '../auditoria/auditoria.service.js';
+import { ApiClientsService } from '../auth/api-clients.service.js';
+import { DomainError, notFound } from '../common/errors/domain-error.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
+import { dateRangePage } from '../common/validation/date-range-page.query.js';
+import { parseCuir } from '../cuir/cuir-format.js';
+import type {
+  ListadoVerificacionesDto,
+  ListarVerificacionesQuery,
+  VerificacionRecetaDto,
+} from './dto/verificacion.dto.js';
+import { recetaContentHash } from '../recetas/receta-content-hash.js';
+import { RecetasService } from '../recetas/recetas.service.js';
+import { VerificacionesRepository } from './verificaciones.repository.js';
+
+/**
+ * Verification by CUIR (Disp. DNSISA 1/2025): a dispenser holding only the CUIR learns whether
+ * the prescription exists, its state and its content — for any client's prescription, without
+ * the patient's document — and what it may dispense (SPEC 3, 7: estado_receta, the window, per
+ * item what was dispensed and whether it is dispensable, the live reservation and whether it
+ * is the caller's). Every call is audited, and the owner can list who verified what.
+ */
+@Injectable()
+export class VerificacionService {
+  constructor(
+    private readonly recetas: RecetasService,
+    private readonly audit: VerificacionesRepository,
+    private readonly clients: ApiClientsService,
+    private readonly auditoria: AuditoriaService,
+  ) {}
+
+  async verify(verifier: AuthenticatedClient, cuir: string): Promise<VerificacionRecetaDto> {
+    const parsed = parseCuir(cuir);
+    if (!parsed.ok) {
+      await this.auditoria.record({
+        tipo: 'verificacion',
+        actor: verifier.id,
+        resultado: 'VALIDATION_FAILED',
+      });
+      throw new DomainError('VALIDATION_FAILED', 'Not a valid CUIR', [
+        { field: 'cuir', issue: parsed.issues.map((i) => i.issue).join('; ') },
+      ]);
+    }
+    const r = await this.recetas.findByCuir(cuir);
+    // Both trails, together, in one statement: the owner's list of verifications and the
+    // sealed event log.
+    await this.audit.record(
+      {
+        verifier_client_id: verifier.id,
+        cuir,
+        id_transaccion: r?.id_transaccion ?? null,
+        owner_client_id: r?.client_id ?? null,
+        found: !!r,
+      },
+      [
+        this.auditoria.eventInStatement({
+          tipo: 'verificacion',
+          cuir,
+          actor: verifier.id,
+          resultado: r ? 'ok' : 'NOT_FOUND',
+        }),
+      ],
+    );
+    if (!r) throw notFound('Prescription');
+    const vida = await this.recetas.vida(r);
+    const heldByOther = vida.reserva !== null && vida.reserva.client_id !== verifier.id;
+    const open = vida.anulacion === null && vida.en_ventana && !heldByOther;
+    return {
+      cuir: r.cuir,
+      estado: r.estado,
+      estado_receta: vida.estado_receta,
+      fecha_creacion: r.fecha_creacion.toISOString(),
+      vigencia_desde: vida.vigencia_desde,
+      vigencia_hasta: vida.vigencia_hasta,
+      matricula_profesional: r.matricula_profesional,
+      jurisdiccion: parsed.components.jurisdiction,
+      items: r.items.map((item, i) => ({
+        item: i + 1,
+        nombre: item.nombre,
+        cantidad: item.cantidad,
+        ...(item.codigo ? { codigo: item.codigo } : {}),
+        dispensado: vida.dispensado[i],
+        dispensable: open && !vida.cerrado[i],
+      })),
+      // Whether the caller holds it, never who else does.
+      reserva: vida.reserva
+        ? { vence_at: vida.reserva.vence_at.toISOString(), propia: !heldByOther }
+        : null,
+      content_sha256: recetaContentHash(r),
+    };
+  }
+
+  async auditFor(
+    owner: AuthenticatedClient,
+    q: ListarVerificacionesQuery,
+  ): Promise<ListadoVerificacionesDto> {
+    const { desde, hasta, page, perPage, limit, offset } = dateRangePage(q);
+    const { total, items } = await this.audit.listForOwner(owner.id, {
+      desde,
+      hasta,
+      cuir: q.cuir,
+      limit,
+      offset,
+    });
+    const names = await this.clients.names(items.map((i) => i.verifier_client_id));
+    return {
+      total,
+      page,
+      per_page: perPage,
+      items: items.map((i) => ({
+        cuir: i.cuir,
+        id_transaccion: i.id_transaccion,
+        verificado_por: names.get(i.verifier_client_id) ?? '(unknown)',
+        verificado_por_id: i.verifier_client_id,
+        at: i.at.toISOString(),
+      })),
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { createClient, TestClient } from './support/clients.js';
+import { register, registrationBody } from './support/recetas.js';
+import { startTestApp, TestApp } from './support/test-app.js';
+
+interface Evento {
+  tipo: string;
+  cuir: string | null;
+  id_transaccion: string | null;
+  actor: string;
+  resultado: string;
+  request_id: string | null;
+}
+
+describe('GET /v1/recetas/{id}/eventos: the event log of a prescription (SPEC 8)', () => {
+  let t: TestApp;
+  let owner: TestClient;
+  let pharmacy: TestClient;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await createClient(t);
+    pharmacy = await createClient(t);
+  });
+  afterAll(() => t?.stop());
+
+  const eventos = (c: TestClient, id: string, query = '') =>
+    request(t.url).get(`/v1/recetas/${id}/eventos${query}`).set(c.headers);
+
+  it('holds the registration and each verification, with actor, result and request id, oldest first', async () => {
+    const requestId = `req-${randomUUID()}`;
+    const body = registrationBody();
+    const created = await register(t, owner, body, { 'X-Request-Id': requestId }).expect(201);
+    const id = created.body.data.id_transaccion as string;
+    await request(t.url)
+      .get(`/v1/recetas/verificar/${body.cuir as string}`)
+      .set(pharmacy.headers)
+      .expect(200);
+
+    const res = await eventos(owner, id).expect(200);
+    expect(res.body.data).toMatchObject({ total: 2, page: 1, per_page: 50 });
+    const items = res.body.data.items as Evento[];
+    expect(items.map((e) => [e.tipo, e.actor, e.resultado])).toEqual([
+      ['registro', owner.id, 'ok'],
+      ['verificacion', pharmacy.id, 'ok'],
+    ]);
+    expect(items[0]).toMatchObject({ cuir: body.cuir, id_transaccion: id, request_id: requestId });
+
+    const second = await eventos(owner, id, '?page=2&per_page=1').expect(200);
+    expect((second.body.data.items as Evento[]).map((e) => e.tipo)).toEqual(['verificacion']);
+  });
+
+  it('logs refused registrations with their code', async () => {
+    const body = registrationBody();
+    await register(t, owner, body).expect(201);
+    const requestId = `dup-${randomUUID()}`;
+    await register(t, owner, body, { 'X-Request-Id': requestId }).expect(409);
+    const [row] = await t.app
+      .get((await import('typeorm')).DataSource)
+      .query(`SELECT tipo, cuir, actor, resultado FROM auditoria_eventos WHERE request_id = $1`, [
+        requestId,
+      ]);
+    expect(row).toEqual({
+      tipo: 'registro',
+      cuir: body.cuir,
+      actor: owner.id,
+      resultado: 'CUIR_ALREADY_REGISTERED',
+    });
+  });
+
+  it("answers another client's prescription like a missing one", async () => {
+    const created = await register(t, owner, registrationBody()).expect(201);
+    const other = await eventos(pharmacy, created.body.data.id_transaccion as string).expect(404);
+    const missing = await eventos(pharmacy, '999999999').expect(404);
+    expect(other.body.error).toEqual(missing.body.error);
+  });
+});
