@@ -25,6 +25,9 @@ export function sandboxedEnv(
     RENAPER_BASE_URL: sandboxUrl,
     CATALOGO_BASE_URL: sandboxUrl,
     MINISTERIO_BASE_URL: sandboxUrl,
+    // Mi Argentina's issuer, also the sandbox's: every upstream is set, none emulated in-process.
+    PACIENTE_JWKS_URL: `${sandboxUrl}/__sandbox/mi-argentina/jwks.json`,
+    PACIENTE_JWT_ISSUER: `${sandboxUrl}/__sandbox/mi-argentina`,
     QUEUE_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}`,
     QUEUE_POLL_INTERVAL_SECONDS: '1',
     QUEUE_MAINTENANCE_INTERVAL_SECONDS: '1',
