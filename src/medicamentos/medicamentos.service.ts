@@ -24,6 +24,9 @@ export interface MedicamentosPage {
  * Catalogue search (SPEC 3), served from the local mirror only: an upstream outage never
  * touches it, except when the mirror is still empty, where a sync is tried first.
  */
+/** The search cache's budget, in catalogue rows (see the constructor). */
+export const SEARCH_CACHE_MAX_ROWS = 20_000;
+
 @Injectable()
 export class MedicamentosService {
   /**
@@ -40,7 +43,15 @@ export class MedicamentosService {
     @InjectSettings(medicamentosSettings) private readonly settings: MedicamentosSettings,
   ) {
     const ttlMs = settings.searchCacheSeconds * 1000;
-    this.results = new LookupCache<SearchPage>({ ttlMs, negativeTtlMs: ttlMs, maxEntries: 5000 });
+    this.results = new LookupCache<SearchPage>({
+      ttlMs,
+      negativeTtlMs: ttlMs,
+      maxEntries: 5000,
+      // Bounded by rows, not pages alone: 5,000 pages of 100 rows would be ~250 MB, more than
+      // the whole heap (--max-old-space-size=192); 20,000 rows are ~11 MB (measured ~560 B a row).
+      weigh: (page) => Math.max(1, page.rows.length),
+      maxWeight: SEARCH_CACHE_MAX_ROWS,
+    });
     sync.onMirrorChanged(() => this.results.clear());
   }
 

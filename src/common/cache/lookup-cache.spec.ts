@@ -13,7 +13,7 @@ class Clock {
 const DOWN = new Error('registry down');
 const isDown = (err: unknown) => err === DOWN;
 
-function setup(over: Partial<LookupCacheOptions> = {}) {
+function setup(over: Partial<LookupCacheOptions<string>> = {}) {
   const clock = new Clock();
   const stale: unknown[] = [];
   const cache = new LookupCache<string>({
@@ -210,6 +210,38 @@ describe('LookupCache', () => {
     clock.advance(300_001);
     await cache.get('c', load);
     expect(cache.size).toBe(1);
+  });
+
+  it('is bounded by weight too: the oldest go until the total fits, and an entry over it is not kept', async () => {
+    const { cache } = setup({ weigh: (v) => v.length, maxWeight: 10 });
+    const load = (v: string) => loader(() => v);
+    await cache.get('a', load('aaaa'));
+    await cache.get('b', load('bbbb'));
+    expect(cache.totalWeight).toBe(8);
+    await cache.get('c', load('cccc')); // 12 > 10: a goes
+    expect([cache.size, cache.totalWeight]).toEqual([2, 8]);
+    const b = load('x');
+    await cache.get('b', b);
+    expect(b).not.toHaveBeenCalled(); // b stayed
+    await cache.get('huge', load('h'.repeat(11)));
+    expect([cache.size, cache.totalWeight]).toEqual([0, 0]);
+  });
+
+  it('sweeps expired entries while idle too, so an idle process gives the memory back', async () => {
+    jest.useFakeTimers();
+    try {
+      const { cache, clock } = setup({ staleTtlMs: 0 });
+      await cache.get(
+        'a',
+        loader(() => 'v'),
+      );
+      expect(cache.size).toBe(1);
+      clock.advance(300_001);
+      jest.advanceTimersByTime(60_000); // the sweep's period: the shorter TTL
+      expect([cache.size, cache.totalWeight]).toEqual([0, 0]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('with a TTL of 0 nothing is kept, but concurrent loads are still shared', async () => {

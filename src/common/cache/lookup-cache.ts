@@ -7,14 +7,19 @@ import { beforeSlowWork } from '../http/slow-work.js';
  * - hits live `ttlMs`, misses `negativeTtlMs`;
  * - a hit may be served up to `staleTtlMs` past its lifetime, but only when a reload fails
  *   with an error `serveStaleOn` accepts (the registry is down, not "the record is gone");
- * - bounded: least recently used entries go first, and expired ones are swept regularly so
- *   personal data does not linger in memory past its retention.
+ * - bounded: least recently used entries go first, by count and, where entries differ in size
+ *   (a search page of 1 or 100 rows), by weight; expired ones are swept regularly, also while
+ *   no request comes (an unref'd timer), so personal data does not linger in memory past its
+ *   retention and an idle process gives the memory back.
  */
-export interface LookupCacheOptions {
+export interface LookupCacheOptions<V = unknown> {
   ttlMs: number;
   negativeTtlMs: number;
   staleTtlMs?: number;
   maxEntries: number;
+  /** An entry's weight (e.g. its rows); with `maxWeight`, the cache keeps at most that much. */
+  weigh?: (value: V) => number;
+  maxWeight?: number;
   serveStaleOn?: (err: unknown) => boolean;
   /** Called when a stale hit is served instead of the error (for a log line or a metric). */
   onStaleServed?: (err: unknown) => void;
@@ -26,6 +31,7 @@ interface Entry<V> {
   freshUntil: number;
   /** Past this the entry is gone even as a stale fallback. */
   keepUntil: number;
+  weight: number;
 }
 
 export class LookupCache<V> {
@@ -36,15 +42,22 @@ export class LookupCache<V> {
   private readonly now: () => number;
   private readonly sweepEveryMs: number;
   private nextSweepAt: number;
+  private weight = 0;
 
-  constructor(private readonly options: LookupCacheOptions) {
+  constructor(private readonly options: LookupCacheOptions<V>) {
     this.now = options.now ?? Date.now;
     this.sweepEveryMs = Math.max(1000, Math.min(options.ttlMs, options.negativeTtlMs));
     this.nextSweepAt = this.now() + this.sweepEveryMs;
+    setInterval(() => this.sweep(this.now()), this.sweepEveryMs).unref();
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The entries' total weight (their count when no `weigh` is given). */
+  get totalWeight(): number {
+    return this.weight;
   }
 
   /** The cached value of `key`, else the result of `load` (shared by concurrent callers). */
@@ -53,7 +66,7 @@ export class LookupCache<V> {
     this.sweep(now);
     const entry = this.entries.get(key);
     if (entry && now < entry.freshUntil) {
-      this.entries.delete(key); // re-insert: Map order is the LRU order
+      this.entries.delete(key); // re-insert: Map order is the LRU order (the weight stays)
       this.entries.set(key, entry);
       return entry.value;
     }
@@ -78,6 +91,7 @@ export class LookupCache<V> {
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.weight = 0;
     this.inflight.clear();
   }
 
@@ -112,18 +126,27 @@ export class LookupCache<V> {
     const ttl = value === null ? this.options.negativeTtlMs : this.options.ttlMs;
     const freshUntil = now + ttl;
     const keepUntil = value === null ? freshUntil : freshUntil + (this.options.staleTtlMs ?? 0);
-    this.entries.delete(key);
+    this.remove(key);
     if (keepUntil <= now) return; // nothing to keep (caching switched off)
-    this.entries.set(key, { value, freshUntil, keepUntil });
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+    const weight = value === null ? 1 : (this.options.weigh?.(value) ?? 1);
+    this.entries.set(key, { value, freshUntil, keepUntil, weight });
+    this.weight += weight;
+    const maxWeight = this.options.maxWeight ?? Infinity;
+    while (this.entries.size > this.options.maxEntries || this.weight > maxWeight) {
+      this.remove(this.entries.keys().next().value as string);
     }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
 
   private sweep(now: number): void {
     if (now < this.nextSweepAt) return;
     this.nextSweepAt = now + this.sweepEveryMs;
-    for (const [key, entry] of this.entries) if (entry.keepUntil <= now) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (entry.keepUntil <= now) this.remove(key);
   }
 }
