@@ -11,9 +11,12 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates `bench_<ts>` beside the database of `baseUrl`; drop() removes it (connections forced out). */
-export async function createBenchDatabase(baseUrl: string): Promise<BenchDatabase> {
-  const name = `bench_${Date.now()}`;
+/**
+ * Creates `bench_<ts>` (`bench_<ts>_<suffix>`) beside the database of `baseUrl`; drop() removes
+ * it (connections forced out).
+ */
+export async function createBenchDatabase(baseUrl: string, suffix = ''): Promise<BenchDatabase> {
+  const name = `bench_${Date.now()}${suffix ? `_${suffix}` : ''}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {

@@ -39,6 +39,12 @@ export interface Options {
   ab?: string;
   /** Where the A/B build's worktree goes (reused while built). */
   abDir: string;
+  /**
+   * --ab-own-db: the other build runs on a database of its own, migrated and given its client
+   * by its own CLI, for a commit whose SQL does not fit the current schema; registrar only
+   * (the other scenarios read the data seeded in the shared database).
+   */
+  abOwnDb: boolean;
   rounds: number;
   listarRounds: number;
   abRounds: number;
@@ -91,6 +97,8 @@ export function parseOptions(argv: string[], root: string): Options {
   const scenarios = new Set(list(flags.get('only')) ?? defaults);
   for (const s of list(flags.get('skip')) ?? []) scenarios.delete(s);
   if (ab) for (const s of scenarios) if (!AB_SCENARIOS.includes(s)) scenarios.delete(s);
+  const abOwnDb = flags.get('ab-own-db') === 'true';
+  if (abOwnDb) for (const s of scenarios) if (s !== 'registrar') scenarios.delete(s);
   const runtime = flags.get('runtime') ?? 'both';
   const runtimes: RuntimeId[] =
     runtime === 'both'
@@ -118,6 +126,7 @@ export function parseOptions(argv: string[], root: string): Options {
     runtimeCache: flags.get('runtime-cache') ?? join(root, 'bench', '.runtime'),
     ...(ab ? { ab } : {}),
     abDir: flags.get('ab-dir') ?? join(cache, 'prescription-registry-bench', 'ab'),
+    abOwnDb,
     rounds: num('rounds', quick ? 1 : 3),
     listarRounds: num('rounds', quick ? 1 : 2),
     abRounds: num('rounds', quick ? 2 : 5),

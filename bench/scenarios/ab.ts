@@ -1,4 +1,10 @@
 import type { Build } from '../lib/bench.js';
+import {
+  createApiClient,
+  createBenchDatabase,
+  type ApiCredentials,
+  type BenchDatabase,
+} from '../lib/db.js';
 import type { RequestFactory } from '../lib/load.js';
 import { log, median } from '../lib/log.js';
 import type { RunningProcess } from '../lib/proc.js';
@@ -34,16 +40,25 @@ export interface AbLine {
 export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
   const { bench, setup } = ctx;
   const { o } = bench;
+  const own = o.abOwnDb ? await ownDatabase(ctx, build) : undefined;
   const other = new Map<RuntimeId, RunningProcess>();
+  const env: Record<string, string> = own ? { DATABASE_URL: own.db.url } : {};
   for (const rt of o.runtimes)
-    other.set(rt, await bench.startService({ name: 'service', rt, build }));
-  const cases: Array<{ scenario: string; case: string; f: () => RequestFactory }> = [];
+    other.set(rt, await bench.startService({ name: 'service', rt, build, env }));
+  /** `theirs`: the other build's requests, where they differ (its own database's client). */
+  const cases: Array<{
+    scenario: string;
+    case: string;
+    f: () => RequestFactory;
+    theirs?: () => RequestFactory;
+  }> = [];
   const { clients, window, codes } = setup;
   if (o.scenarios.has('registrar'))
     cases.push({
       scenario: 'registrar',
       case: 'unique CUIR + key',
       f: () => req.registrar(clients.reg.headers),
+      ...(own ? { theirs: () => req.registrar(own.reg.headers) } : {}),
     });
   if (o.scenarios.has('listar'))
     for (const k of listarCases(ctx))
@@ -92,13 +107,14 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
   let warmed = false;
   for (const k of cases) {
     const f = k.f();
+    const g = k.theirs?.() ?? f;
     const contenders: Contender[] = o.runtimes.flatMap((rt) => {
       const mine = ctx.fleet.service.get(rt);
       const theirs = other.get(rt);
       if (!mine || !theirs) return [];
       return [
         { target: 'service' as const, runtime: rt, proc: mine, factory: f },
-        { target: 'service' as const, runtime: rt, proc: theirs, factory: f, build: build.label },
+        { target: 'service' as const, runtime: rt, proc: theirs, factory: g, build: build.label },
       ];
     });
     if (!warmed) {
@@ -136,6 +152,29 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
     }
   }
   for (const p of other.values()) await bench.stop(p);
-  bench.extra.ab = { ref: build.label, sha: build.sha, rounds: o.abRounds, lines };
+  await own?.db.drop();
+  bench.extra.ab = {
+    ref: build.label,
+    sha: build.sha,
+    rounds: o.abRounds,
+    own_database: Boolean(own),
+    lines,
+  };
   return lines;
+}
+
+/**
+ * --ab-own-db: a database beside the bench's, migrated by the other build's own CLI while it
+ * issues that build's registrar client (same settings otherwise: the sandbox's REFEPS).
+ */
+async function ownDatabase(
+  ctx: Ctx,
+  build: Build,
+): Promise<{ db: BenchDatabase; reg: ApiCredentials }> {
+  const { bench } = ctx;
+  const db = await createBenchDatabase(bench.o.baseUrl, 'ab');
+  const env = { ...bench.serviceEnv, DATABASE_URL: db.url };
+  const reg = await createApiClient(build.root, env, 'bench-registrar-ab');
+  log(`A/B: ${build.label} on its own database ${db.name}, migrated by its own CLI`);
+  return { db, reg };
 }
