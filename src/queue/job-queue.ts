@@ -20,7 +20,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { Transactions } from '../database/transactions.js';
 import { insertJobSql } from './job.sql.js';
 import { QUEUE_JOB, QueueJobClass, QueueJobHandler } from './queue-job.js';
-import { poolExecutor, transactionExecutor } from './sql-executor.js';
+import { poolExecutor, transactionExecutor, type DrainableExecutor } from './sql-executor.js';
 
 export interface EnqueueOptions {
   startAfter?: Date;
@@ -39,6 +39,8 @@ export interface EnqueueOptions {
 export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private boss?: PgBoss;
   private starting?: Promise<PgBoss>;
+  /** pg-boss's SQL on the application's pool; drained at shutdown (see beforeApplicationShutdown). */
+  private executor?: DrainableExecutor;
   private readonly jobs = new Map<QueueJobClass<unknown>, QueueJobHandler<unknown>>();
   private readonly log: Logger;
 
@@ -144,8 +146,9 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
   /** Starts pg-boss once (idempotent). */
   private start(): Promise<PgBoss> {
     this.starting ??= (async () => {
+      this.executor = poolExecutor(this.db);
       const boss = new PgBoss({
-        db: poolExecutor(this.db),
+        db: this.executor,
         schema: this.config.queue.schema,
         supervise: true,
         maintenanceIntervalSeconds: this.config.queue.maintenanceIntervalSeconds,
@@ -224,6 +227,8 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
       wait: true,
       timeout: this.config.http.shutdownGraceMs,
     });
+    // The stop returns once the handlers have; their outcome writes may still be under way.
+    await this.executor?.drain();
     process.off('unhandledRejection', this.onUnhandledRejection);
   }
 }

@@ -9,17 +9,38 @@ export interface SqlExecutor {
 // protocol, which `pg` picks only when no values array is given.
 const params = (values?: unknown[]) => (values && values.length > 0 ? values : undefined);
 
+/** An executor that can wait for the statements it has under way. */
+export interface DrainableExecutor extends SqlExecutor {
+  /**
+   * Resolves once every statement started so far has settled. pg-boss does not await the write
+   * of a worked job's outcome (complete/fail), and its graceful stop returns when the handler
+   * has returned, so a shutdown drains this before the pool closes.
+   */
+  drain(): Promise<void>;
+}
+
 /** Runs pg-boss's SQL on the application's pool, so the queue needs no connections of its own. */
-export function poolExecutor(db: DataSource): SqlExecutor {
+export function poolExecutor(db: DataSource): DrainableExecutor {
+  const underWay = new Set<Promise<unknown>>();
+  const execute = async (text: string, values?: unknown[]) => {
+    const runner = db.createQueryRunner();
+    try {
+      const result = await runner.query(text, params(values), true);
+      return { rows: (result.records ?? []) as unknown[] };
+    } finally {
+      await runner.release();
+    }
+  };
   return {
-    async executeSql(text, values) {
-      const runner = db.createQueryRunner();
-      try {
-        const result = await runner.query(text, params(values), true);
-        return { rows: (result.records ?? []) as unknown[] };
-      } finally {
-        await runner.release();
-      }
+    executeSql(text, values) {
+      const run = execute(text, values);
+      underWay.add(run);
+      // The caller handles `run`'s outcome; this branch only forgets it.
+      run.finally(() => underWay.delete(run)).catch(() => undefined);
+      return run;
+    },
+    async drain() {
+      await Promise.allSettled([...underWay]);
     },
   };
 }
