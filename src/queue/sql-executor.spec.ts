@@ -7,7 +7,7 @@ function fakeDataSource() {
   const db = {
     createQueryRunner: () => ({
       query: () => new Promise((resolve) => pending.push(() => resolve({ records: [{ ok: 1 }] }))),
-      release: async () => undefined,
+      release: () => Promise.resolve(),
     }),
   } as unknown as DataSource;
   return { db, answerAll: () => pending.splice(0).forEach((answer) => answer()) };
@@ -30,10 +30,8 @@ describe('poolExecutor', () => {
   it('drain resolves at once when nothing is under way, and after a failed statement', async () => {
     const db = {
       createQueryRunner: () => ({
-        query: async () => {
-          throw new Error('Connection terminated');
-        },
-        release: async () => undefined,
+        query: () => Promise.reject(new Error('Connection terminated')),
+        release: () => Promise.resolve(),
       }),
     } as unknown as DataSource;
     const executor = poolExecutor(db);
