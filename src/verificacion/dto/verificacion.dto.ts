@@ -4,7 +4,11 @@ import { DateRangePageQuery } from '../../common/validation/date-range-page.quer
 import { CUIR_DIGITS_PATTERN } from '../../cuir/cuir-patterns.js';
 import { ESTADOS } from '../../recetas/receta-state.js';
 import { RecetaItemDto } from '../../recetas/registro/dto/registrar-receta.dto.js';
-import { ESTADO_RECETA_PROPERTY } from '../../recetas/vida/dto/receta-vida.dto.js';
+import {
+  ESTADO_RECETA_PROPERTY,
+  VIGENCIA_DESDE_PROPERTY,
+  VIGENCIA_HASTA_PROPERTY,
+} from '../../recetas/vida/dto/receta-vida.dto.js';
 import type { EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
 
 export class VerificacionItemDto extends RecetaItemDto {
@@ -37,18 +41,8 @@ export class VerificacionRecetaDto {
   @ApiProperty({ enum: ESTADOS, description: 'The ministry transaction (SPEC 4)' }) estado: string;
   @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
   @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
-  @ApiProperty({
-    format: 'date',
-    description: 'First valid day (Argentina time)',
-    example: '2026-11-22',
-  })
-  vigencia_desde: string;
-  @ApiProperty({
-    format: 'date',
-    description: 'Last valid day, included (Argentina time)',
-    example: '2026-12-21',
-  })
-  vigencia_hasta: string;
+  @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
+  @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
   @ApiProperty({ description: "The prescriber's licence" }) matricula_profesional: string;
   @ApiProperty({ description: 'INDEC code of the jurisdiction (from the CUIR)', example: '02' })
   jurisdiccion: string;

@@ -4,6 +4,8 @@ import {
   ANULACION_PROPERTY,
   DispensaDeRecetaDto,
   ESTADO_RECETA_PROPERTY,
+  VIGENCIA_DESDE_PROPERTY,
+  VIGENCIA_HASTA_PROPERTY,
   RecetaItemDetalleDto,
 } from '../../vida/dto/receta-vida.dto.js';
 import type { AnulacionDto, EstadoReceta } from '../../vida/dto/receta-vida.dto.js';
@@ -70,18 +72,8 @@ export class RecetaDetalleDto {
   completed_at?: string;
   @ApiPropertyOptional({ description: 'Present once FAILED' }) failure_reason?: string;
   @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
-  @ApiProperty({
-    format: 'date',
-    description: 'First valid day (Argentina time)',
-    example: '2026-11-22',
-  })
-  vigencia_desde: string;
-  @ApiProperty({
-    format: 'date',
-    description: 'Last valid day, included (Argentina time)',
-    example: '2026-12-21',
-  })
-  vigencia_hasta: string;
+  @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
+  @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
   @ApiProperty(ANULACION_PROPERTY) anulacion: AnulacionDto | null;
   @ApiProperty({
     type: [DispensaDeRecetaDto],

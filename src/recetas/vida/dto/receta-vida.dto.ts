@@ -69,4 +69,16 @@ export const ESTADO_RECETA_PROPERTY = {
   example: 'VIGENTE',
 } as const;
 
+/** `vigencia_desde` / `vigencia_hasta` in OpenAPI: the validity window (SPEC 7). */
+export const VIGENCIA_DESDE_PROPERTY = {
+  format: 'date',
+  description: 'First valid day (Argentina time)',
+  example: '2026-11-22',
+} as const;
+export const VIGENCIA_HASTA_PROPERTY = {
+  format: 'date',
+  description: 'Last valid day, included (Argentina time)',
+  example: '2026-12-21',
+} as const;
+
 export type { EstadoReceta };
