@@ -141,6 +141,9 @@ describe('POST /v1/recetas/registrar', () => {
     ['items', { items: [] }],
     ['items', { items: Array.from({ length: 11 }, () => ({ nombre: 'x', cantidad: 1 })) }],
     ['items', { items: 'ibuprofeno' }],
+    // An array where an item belongs used to pass validation and be stored as an empty item.
+    ['items', { items: [[]] }],
+    ['items', { items: [{ nombre: 'x', cantidad: 1 }, ['x', 1]] }],
     ['items[0].cantidad', { items: [{ nombre: 'x', cantidad: 1.5 }] }],
     ['items[0].cantidad', { items: [{ nombre: 'x', cantidad: 0 }] }],
     [

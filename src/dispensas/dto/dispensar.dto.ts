@@ -169,6 +169,8 @@ export class DispensarDto {
   @ArrayUnique((i: { item?: unknown } | null) => (i && typeof i === 'object' ? i.item : i), {
     message: 'must not name an item twice',
   })
+  // Without it an array element ([[]]) passes ValidateNested: its own elements are checked.
+  @IsObject({ each: true, message: 'each item must be an object with item and cantidad' })
   @ValidateNested({ each: true })
   @Type(() => DispensarItemDto)
   items: DispensarItemDto[];

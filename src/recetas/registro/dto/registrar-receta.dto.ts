@@ -12,6 +12,7 @@ import {
   Matches,
   Max,
   Min,
+  IsObject,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -138,6 +139,8 @@ export class RegistrarRecetaDto {
   @IsArray({ message: 'must be an array of 1 to 10 items' })
   @ArrayMinSize(1, { message: 'must be an array of 1 to 10 items' })
   @ArrayMaxSize(10, { message: 'must be an array of 1 to 10 items' })
+  // Without it an array element ([[]]) passes ValidateNested: its own elements are checked.
+  @IsObject({ each: true, message: 'each item must be an object with nombre and cantidad' })
   @ValidateNested({ each: true })
   @Type(() => RecetaItemDto)
   items: RecetaItemDto[];
