@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import {
   DispensacionPort,
   DispensaDeReceta,
-  ReservaViva,
+  EstadoDispensacion,
 } from '../recetas/vida/dispensacion.port.js';
 import { DispensasRepository } from './dispensas.repository.js';
 import type { DispensaConItems } from './dispensas.repository.js';
-import { ReservasRepository } from './reservas.repository.js';
 
 /** A dispensation as recetas' port describes it. */
 export function dispensaDeReceta({ dispensa: d, items }: DispensaConItems): DispensaDeReceta {
@@ -28,23 +27,15 @@ export function dispensaDeReceta({ dispensa: d, items }: DispensaConItems): Disp
 
 /**
  * recetas' DispensacionPort, answered from this module's tables (DispensasModule provides it
- * under the port's token, globally). Inside Transactions.run the reads join the transaction.
+ * under the port's token, globally). Inside Transactions.run the read joins the transaction.
  */
 @Injectable()
 export class DispensacionAdapter extends DispensacionPort {
-  constructor(
-    private readonly dispensasRepo: DispensasRepository,
-    private readonly reservasRepo: ReservasRepository,
-  ) {
+  constructor(private readonly dispensasRepo: DispensasRepository) {
     super();
   }
 
-  async dispensas(idTransaccion: string): Promise<DispensaDeReceta[]> {
-    return (await this.dispensasRepo.listForReceta(idTransaccion)).map(dispensaDeReceta);
-  }
-
-  async reservaViva(idTransaccion: string): Promise<ReservaViva | null> {
-    const r = await this.reservasRepo.viva(idTransaccion);
-    return r && { id: r.id, client_id: r.client_id, vence_at: r.vence_at };
+  estado(idTransaccion: string): Promise<EstadoDispensacion> {
+    return this.dispensasRepo.estado(idTransaccion);
   }
 }

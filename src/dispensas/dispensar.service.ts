@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../common/database-errors.js';
 import { notFound, validationFailed } from '../common/errors/domain-error.js';
 import type { ErrorDetail } from '../common/errors/error-codes.js';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetaEventsService } from '../recetas/notificacion/receta-events.service.js';
@@ -20,7 +22,8 @@ import { ReservasRepository } from './reservas.repository.js';
 /**
  * Dispensation (SPEC 7): under the prescription's row lock, every rule is checked against the
  * request as a whole (one bad item: nothing is written), then the dispensation, its items, the
- * caller's reservation consumed, the event log entry and the owner's webhook commit together.
+ * caller's reservation consumed and the event log entry are written by one statement, and
+ * commit with the owner's webhook.
  * The database's own unique index keeps an item from being dispensed twice whatever reaches it.
  */
 @Injectable()
@@ -66,10 +69,10 @@ export class DispensarService {
         );
         if (problem) throw problem;
 
-        const written = await this.insert(client, dto, r.id_transaccion, fechaDispensa);
+        const written = await this.insert(client, dto, r.id_transaccion, fechaDispensa, [
+          this.audit.okInStatement(event),
+        ]);
         const { dispensa, items } = written;
-        await this.reservas.consume(r.id_transaccion, client.id);
-        await this.audit.ok({ ...event, idTransaccion: r.id_transaccion });
         // Under the lock nothing else changed: the state after is the one before with this
         // dispensation added and the caller's reservation (if any) consumed — no re-read.
         const after = this.recetas.vidaCon(
@@ -103,23 +106,26 @@ export class DispensarService {
     dto: DispensarDto,
     idTransaccion: string,
     fechaDispensa: Date,
+    companions: CompanionStatement[],
   ) {
     try {
       return await this.dispensas.insert(
         {
+          id: randomUUID(),
           id_transaccion: idTransaccion,
           client_id: client.id,
           farmacia_cuit: dto.farmacia.cuit,
           farmacia_nombre: dto.farmacia.nombre,
           fecha_dispensa: fechaDispensa,
           reserva_id: dto.reserva_id ?? null,
+          items: dto.items.map((i) => ({
+            item: i.item,
+            cantidad: i.cantidad,
+            codigo: i.codigo ?? null,
+            sustituido: i.sustituido ?? false,
+          })),
         },
-        dto.items.map((i) => ({
-          item: i.item,
-          cantidad: i.cantidad,
-          codigo: i.codigo ?? null,
-          sustituido: i.sustituido ?? false,
-        })),
+        companions,
       );
     } catch (err) {
       if (!isUniqueViolation(err, ITEM_UNA_VEZ_INDEX)) throw err;

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import type { AuditTipo } from '../auditoria/audit-event.js';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { statusOf } from '../common/errors/error-codes.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
@@ -35,6 +36,11 @@ export class DispensasAudit {
 
   async ok(e: DispensaEvent): Promise<void> {
     await this.auditoria.record({ ...e, resultado: 'ok' });
+  }
+
+  /** `ok` as a companion of the action's own statement (its `receta` CTE names the prescription). */
+  okInStatement({ idTransaccion: _, ...e }: DispensaEvent): CompanionStatement {
+    return this.auditoria.eventInStatement({ ...e, resultado: 'ok' });
   }
 
   async refused(err: unknown, e: DispensaEvent): Promise<void> {

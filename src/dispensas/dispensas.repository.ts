@@ -1,22 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { Transactions } from '../database/transactions.js';
+import type { EstadoDispensacion } from '../recetas/vida/dispensacion.port.js';
+import {
+  type DispensaInsert,
+  ESTADO_DISPENSACION_SQL,
+  type EstadoDispensacionRow,
+  insertDispensaSql,
+} from './dispensas.sql.js';
 import { DispensaItemEntity } from './entities/dispensa-item.entity.js';
 import { DispensaEntity } from './entities/dispensa.entity.js';
 
 /** The unique index that keeps an item from being dispensed twice (see the migration). */
 export const ITEM_UNA_VEZ_INDEX = 'dispensa_items_una_vez';
-
-export type NuevaDispensa = Pick<
-  DispensaEntity,
-  | 'id_transaccion'
-  | 'client_id'
-  | 'farmacia_cuit'
-  | 'farmacia_nombre'
-  | 'fecha_dispensa'
-  | 'reserva_id'
->;
-export type NuevoItem = Pick<DispensaItemEntity, 'item' | 'cantidad' | 'codigo' | 'sustituido'>;
 
 /** A dispensation with its items. */
 export interface DispensaConItems {
@@ -24,7 +20,10 @@ export interface DispensaConItems {
   items: DispensaItemEntity[];
 }
 
-/** Dispensations and their items. */
+/**
+ * Dispensations and their items. The dispensation's hot path (the state read and the write)
+ * runs the fixed SQL of dispensas.sql.ts; the rest goes through the entities.
+ */
 @Injectable()
 export class DispensasRepository {
   constructor(private readonly transactions: Transactions) {}
@@ -37,14 +36,30 @@ export class DispensasRepository {
     return this.transactions.repository(DispensaItemEntity);
   }
 
-  /** The dispensation and its items; a unique violation on ITEM_UNA_VEZ_INDEX if one is taken. */
-  async insert(d: NuevaDispensa, items: NuevoItem[]): Promise<DispensaConItems> {
-    const dispensa = await this.dispensas.save(this.dispensas.create(d));
-    const rows = items.map((i) =>
-      this.items.create({ ...i, id_dispensa: dispensa.id, id_transaccion: d.id_transaccion }),
-    );
-    await this.items.insert(rows);
-    return { dispensa, items: rows };
+  /**
+   * The dispensation, its items, its dispenser's live reservation consumed and the companions,
+   * in one statement (dispensas.sql.ts); a unique violation on ITEM_UNA_VEZ_INDEX if an item
+   * was dispensed already (then nothing is written).
+   */
+  async insert(d: DispensaInsert, companions: CompanionStatement[]): Promise<DispensaConItems> {
+    const { sql, values } = insertDispensaSql(d, companions);
+    const rows: Array<{ created_at: Date }> = await this.transactions.manager.query(sql, values);
+    const { items, ...fields } = d;
+    return {
+      dispensa: {
+        ...fields,
+        created_at: rows[0].created_at,
+        revertida: false,
+        revertida_at: null,
+        motivo_reversion: null,
+      },
+      items: items.map((i) => ({
+        ...i,
+        id_dispensa: d.id,
+        id_transaccion: d.id_transaccion,
+        revertida: false,
+      })),
+    };
   }
 
   findForClient(id: string, clientId: string): Promise<DispensaEntity | null> {
@@ -55,21 +70,21 @@ export class DispensasRepository {
     return this.items.find({ where: { id_dispensa: idDispensa }, order: { item: 'ASC' } });
   }
 
-  /** A prescription's dispensations with their items, oldest first (reversed ones included). */
-  async listForReceta(idTransaccion: string): Promise<DispensaConItems[]> {
-    const dispensas = await this.dispensas.find({
-      where: { id_transaccion: idTransaccion },
-      order: { created_at: 'ASC', id: 'ASC' },
-    });
-    if (dispensas.length === 0) return [];
-    const items = await this.items.find({
-      where: { id_dispensa: In(dispensas.map((d) => d.id)) },
-      order: { item: 'ASC' },
-    });
-    return dispensas.map((dispensa) => ({
-      dispensa,
-      items: items.filter((i) => i.id_dispensa === dispensa.id),
-    }));
+  /** A prescription's dispensations (oldest first, reversed ones included) and live reservation. */
+  async estado(idTransaccion: string): Promise<EstadoDispensacion> {
+    const rows: EstadoDispensacionRow[] = await this.transactions.manager.query(
+      ESTADO_DISPENSACION_SQL,
+      [idTransaccion],
+    );
+    const { dispensas, reserva } = rows[0];
+    return {
+      dispensas: dispensas.map((d) => ({
+        ...d,
+        fecha_dispensa: new Date(d.fecha_dispensa),
+        revertida_at: d.revertida_at === null ? null : new Date(d.revertida_at),
+      })),
+      reserva: reserva && { ...reserva, vence_at: new Date(reserva.vence_at) },
+    };
   }
 
   /** Whether it was recorded within the last `hours` (the database's clock). */

@@ -16,16 +16,6 @@ export class ReservasRepository {
     return this.transactions.repository(ReservaEntity);
   }
 
-  viva(idTransaccion: string): Promise<ReservaEntity | null> {
-    return this.reservas
-      .createQueryBuilder('r')
-      .where('r.id_transaccion = :idTransaccion', { idTransaccion })
-      .andWhere('r.liberada_at IS NULL AND r.consumida_at IS NULL')
-      .andWhere('r.vence_at > statement_timestamp()')
-      .orderBy('r.vence_at', 'DESC')
-      .getOne();
-  }
-
   async create(idTransaccion: string, clientId: string, minutes: number): Promise<ReservaEntity> {
     const rows: ReservaEntity[] = await this.transactions.manager.query(
       `INSERT INTO dispensa_reservas (id_transaccion, client_id, vence_at)
@@ -58,16 +48,6 @@ export class ReservasRepository {
         WHERE id = $1 AND liberada_at IS NULL AND consumida_at IS NULL
           AND vence_at > statement_timestamp()`,
       [id],
-    );
-  }
-
-  /** A dispensation ends its dispenser's live reservation on the prescription. */
-  async consume(idTransaccion: string, clientId: string): Promise<void> {
-    await this.transactions.manager.query(
-      `UPDATE dispensa_reservas SET consumida_at = statement_timestamp()
-        WHERE id_transaccion = $1 AND client_id = $2 AND liberada_at IS NULL
-          AND consumida_at IS NULL AND vence_at > statement_timestamp()`,
-      [idTransaccion, clientId],
     );
   }
 }

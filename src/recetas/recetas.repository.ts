@@ -5,6 +5,7 @@ import { LATEST_ID_SQL, ListFilters, listingSql, ListingRow } from './consulta/l
 import { HistoryEntry, RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
 import type { AnulacionEstado, Estado } from './receta-state.js';
+import { recetaRowSql, type RecetaKey } from './receta-row.sql.js';
 
 /** What one delivery attempt (or its absence) did to a transaction. */
 export interface AttemptOutcome {
@@ -18,9 +19,9 @@ export interface AttemptOutcome {
 }
 
 /**
- * Prescriptions and their history. Ordinary reads and writes go through the entities; the two
- * hot paths (the registration's single statement, the listing) run the tuned SQL of their
- * `*.sql.ts` files. Every call joins the caller's transaction (Transactions.run) when there is one.
+ * Prescriptions and their history. Ordinary reads and writes go through the entities; the hot
+ * paths (the registration's single statement, the listing, the reads by key every action on a
+ * prescription starts with) run the tuned SQL of their `*.sql.ts` files. Every call joins the caller's transaction (Transactions.run) when there is one.
  */
 @Injectable()
 export class RecetasRepository {
@@ -48,11 +49,11 @@ export class RecetasRepository {
   }
 
   findById(id: string): Promise<RecetaEntity | null> {
-    return this.recetas.findOneBy({ id_transaccion: id });
+    return this.row('id_transaccion', id, false);
   }
 
   findByCuir(cuir: string): Promise<RecetaEntity | null> {
-    return this.recetas.findOneBy({ cuir });
+    return this.row('cuir', cuir, false);
   }
 
   /**
@@ -63,7 +64,17 @@ export class RecetasRepository {
     where: { id_transaccion: string } | { cuir: string },
   ): Promise<RecetaEntity | null> {
     if (!this.transactions.active) throw new Error('lockForUpdate runs inside Transactions.run');
-    return this.recetas.findOne({ where, lock: { mode: 'pessimistic_write' } });
+    return 'cuir' in where
+      ? this.row('cuir', where.cuir, true)
+      : this.row('id_transaccion', where.id_transaccion, true);
+  }
+
+  /** The hot reads by key (receta-row.sql.ts): fixed SQL, rows in the entity's shape. */
+  private async row(key: RecetaKey, value: string, lock: boolean): Promise<RecetaEntity | null> {
+    const rows: RecetaEntity[] = await this.transactions.manager.query(recetaRowSql(key, lock), [
+      value,
+    ]);
+    return rows[0] ?? null;
   }
 
   /** Marks a prescription cancelled (once); returns the time, or null if it was already. */

@@ -26,10 +26,15 @@ export interface ReservaViva {
   vence_at: Date;
 }
 
-export abstract class DispensacionPort {
-  /** Every dispensation of the prescription, reversed ones included, oldest first. */
-  abstract dispensas(idTransaccion: string): Promise<DispensaDeReceta[]>;
+/** What the dispensation module holds of one prescription. */
+export interface EstadoDispensacion {
+  /** Every dispensation, reversed ones included, oldest first. */
+  dispensas: DispensaDeReceta[];
+  /** The live reservation, if any. */
+  reserva: ReservaViva | null;
+}
 
-  /** The live reservation on the prescription, if any. */
-  abstract reservaViva(idTransaccion: string): Promise<ReservaViva | null>;
+export abstract class DispensacionPort {
+  /** The prescription's dispensations and live reservation, read together (one statement). */
+  abstract estado(idTransaccion: string): Promise<EstadoDispensacion>;
 }

@@ -13,9 +13,7 @@ export class RecetaVidaService {
   constructor(private readonly dispensacion: DispensacionPort) {}
 
   async of(r: RecetaEntity, now = new Date()): Promise<VidaReceta> {
-    // One after the other: inside a transaction both go to its one connection anyway.
-    const dispensas = await this.dispensacion.dispensas(r.id_transaccion);
-    const reserva = await this.dispensacion.reservaViva(r.id_transaccion);
+    const { dispensas, reserva } = await this.dispensacion.estado(r.id_transaccion);
     return vidaDe(r, dispensas, reserva, argentinaDate(now));
   }
 }
