@@ -1,4 +1,4 @@
-import type { Build } from '../lib/bench.js';
+import { ROOT, type Build } from '../lib/bench.js';
 import {
   createApiClient,
   createBenchDatabase,
@@ -41,10 +41,24 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
   const { bench, setup } = ctx;
   const { o } = bench;
   const own = o.abOwnDb ? await ownDatabase(ctx, build) : undefined;
+  // Each build on a fresh database of its own: the current one too, so neither writes into
+  // bigger tables and indexes than the other (the shared one holds the seeded million rows).
+  const mineOwn = o.abOwnDb ? await ownDatabase(ctx, { label: 'current', root: ROOT }) : undefined;
   const other = new Map<RuntimeId, RunningProcess>();
   const env: Record<string, string> = own ? { DATABASE_URL: own.db.url } : {};
   for (const rt of o.runtimes)
     other.set(rt, await bench.startService({ name: 'service', rt, build, env }));
+  const mineOnOwn = new Map<RuntimeId, RunningProcess>();
+  if (mineOwn)
+    for (const rt of o.runtimes)
+      mineOnOwn.set(
+        rt,
+        await bench.startService({
+          name: 'service [own db]',
+          rt,
+          env: { DATABASE_URL: mineOwn.db.url },
+        }),
+      );
   /** `theirs`: the other build's requests, where they differ (its own database's client). */
   const cases: Array<{
     scenario: string;
@@ -57,7 +71,7 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
     cases.push({
       scenario: 'registrar',
       case: 'unique CUIR + key',
-      f: () => req.registrar(clients.reg.headers),
+      f: () => req.registrar((mineOwn ?? { reg: clients.reg }).reg.headers),
       ...(own ? { theirs: () => req.registrar(own.reg.headers) } : {}),
     });
   if (o.scenarios.has('listar'))
@@ -109,7 +123,7 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
     const f = k.f();
     const g = k.theirs?.() ?? f;
     const contenders: Contender[] = o.runtimes.flatMap((rt) => {
-      const mine = ctx.fleet.service.get(rt);
+      const mine = mineOnOwn.get(rt) ?? ctx.fleet.service.get(rt);
       const theirs = other.get(rt);
       if (!mine || !theirs) return [];
       return [
@@ -151,28 +165,31 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
       );
     }
   }
-  for (const p of other.values()) await bench.stop(p);
+  for (const p of [...other.values(), ...mineOnOwn.values()]) await bench.stop(p);
   await own?.db.drop();
+  await mineOwn?.db.drop();
   bench.extra.ab = {
     ref: build.label,
     sha: build.sha,
     rounds: o.abRounds,
     own_database: Boolean(own),
+    own_database_each: Boolean(mineOwn),
     lines,
   };
   return lines;
 }
 
 /**
- * --ab-own-db: a database beside the bench's, migrated by the other build's own CLI while it
- * issues that build's registrar client (same settings otherwise: the sandbox's REFEPS).
+ * --ab-own-db: a fresh database beside the bench's, migrated by the build's own CLI while it
+ * issues that build's registrar client (same settings otherwise: the sandbox's REFEPS). Both
+ * builds get one.
  */
 async function ownDatabase(
   ctx: Ctx,
-  build: Build,
+  build: Pick<Build, 'label' | 'root'>,
 ): Promise<{ db: BenchDatabase; reg: ApiCredentials }> {
   const { bench } = ctx;
-  const db = await createBenchDatabase(bench.o.baseUrl, 'ab');
+  const db = await createBenchDatabase(bench.o.baseUrl, build.label === 'current' ? 'abcur' : 'ab');
   const env = { ...bench.serviceEnv, DATABASE_URL: db.url };
   const reg = await createApiClient(build.root, env, 'bench-registrar-ab');
   log(`A/B: ${build.label} on its own database ${db.name}, migrated by its own CLI`);
