@@ -3,6 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 
+/** Distinct texts `prepared` names at most (each stays prepared on every connection). */
+export const PREPARED_TEXTS_MAX = 64;
+
+/** PostgreSQL refusing a named statement: it exists already (42P05), or not (26000). */
+const NAMED_STATEMENT_REFUSED = new Set(['42P05', '26000']);
+
+/** What `prepared` needs of a pg client or pool. */
+interface Queryable {
+  query<T>(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: T[] }>;
+}
+
 /**
  * One way to write several rows (and enqueue jobs) atomically: `run()` opens a transaction, and
  * every repository or job enqueue that asks for `manager` while it runs joins it — no manager
@@ -16,6 +27,10 @@ import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } fr
 @Injectable()
 export class Transactions {
   private readonly current = new AsyncLocalStorage<EntityManager>();
+  /** The prepared statements' names by text (the same on every connection of the pool). */
+  private readonly preparedNames = new Map<string, string>();
+  /** Whether `prepared` names its statements (settled on first use). */
+  private namedStatements?: Promise<boolean>;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
@@ -33,6 +48,62 @@ export class Transactions {
   /** Whether the caller runs inside `run()`. */
   get active(): boolean {
     return this.current.getStore() !== undefined;
+  }
+
+  /**
+   * Runs a hot path's fixed SQL as a named prepared statement on the current connection (the
+   * transaction's, or one of the pool's): PostgreSQL parses and plans it once per connection
+   * instead of on every call, which was 40% of a registration statement's time (BENCHMARKS.md,
+   * session 7). For text from a fixed set, every value a placeholder, whose plan does not
+   * depend on the values (a generic plan is fine): not the listing, whose planner must see
+   * the watermark. Beyond PREPARED_TEXTS_MAX distinct texts, a text runs unnamed. Errors are
+   * the driver's own (`code`, `constraint`, `detail`), not TypeORM's QueryFailedError.
+   */
+  async prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
+    const tx = this.current.getStore();
+    const target: Queryable = tx
+      ? ((await tx.queryRunner!.connect()) as Queryable)
+      : (this.db.driver as unknown as { master: Queryable }).master;
+    const name = (await this.namesAllowed()) ? this.nameOf(sql) : undefined;
+    if (name === undefined) return (await target.query<T>({ text: sql, values })).rows;
+    try {
+      return (await target.query<T>({ name, text: sql, values })).rows;
+    } catch (err) {
+      // A pooler between (PgBouncer in transaction mode) loses or mixes up named statements:
+      // from then on every text runs unnamed. Outside a transaction the refused statement
+      // (never executed) is sent again at once; inside one the transaction is aborted already.
+      if (!NAMED_STATEMENT_REFUSED.has((err as { code?: string }).code ?? '')) throw err;
+      this.namedStatements = Promise.resolve(false);
+      if (tx) throw err;
+      return (await target.query<T>({ text: sql, values })).rows;
+    }
+  }
+
+  /** The text's name, or undefined beyond PREPARED_TEXTS_MAX texts. */
+  private nameOf(sql: string): string | undefined {
+    let name = this.preparedNames.get(sql);
+    if (name === undefined && this.preparedNames.size < PREPARED_TEXTS_MAX) {
+      name = `hot_${this.preparedNames.size + 1}`;
+      this.preparedNames.set(sql, name);
+    }
+    return name;
+  }
+
+  /**
+   * Not on the embedded PGlite: its socket server runs every connection in its one session,
+   * where a name prepared by one connection (or by this one before it reconnected) exists
+   * already for the next, which PostgreSQL refuses (42P05). Asked once, on the current
+   * connection (inside a transaction the pool's only connection may be taken).
+   */
+  private namesAllowed(): Promise<boolean> {
+    this.namedStatements ??= this.manager.query(`SELECT version() !~ 'PGlite' AS ok`).then(
+      (rows: Array<{ ok: boolean }>) => rows[0].ok,
+      (err: unknown) => {
+        this.namedStatements = undefined; // asked again next time (the database was down)
+        throw err;
+      },
+    );
+    return this.namedStatements;
   }
 
   /** An entity's repository on the current manager. */

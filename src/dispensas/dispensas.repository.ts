@@ -43,7 +43,7 @@ export class DispensasRepository {
    */
   async insert(d: DispensaInsert, companions: CompanionStatement[]): Promise<DispensaConItems> {
     const { sql, values } = insertDispensaSql(d, companions);
-    const rows: Array<{ created_at: Date }> = await this.transactions.manager.query(sql, values);
+    const rows = await this.transactions.prepared<{ created_at: Date }>(sql, values);
     const { items, ...fields } = d;
     return {
       dispensa: {
@@ -72,10 +72,9 @@ export class DispensasRepository {
 
   /** A prescription's dispensations (oldest first, reversed ones included) and live reservation. */
   async estado(idTransaccion: string): Promise<EstadoDispensacion> {
-    const rows: EstadoDispensacionRow[] = await this.transactions.manager.query(
-      ESTADO_DISPENSACION_SQL,
-      [idTransaccion],
-    );
+    const rows = await this.transactions.prepared<EstadoDispensacionRow>(ESTADO_DISPENSACION_SQL, [
+      idTransaccion,
+    ]);
     const { dispensas, reserva } = rows[0];
     return {
       dispensas: dispensas.map((d) => ({

@@ -40,7 +40,7 @@ export class RecetasRepository {
     values: unknown[];
   }): Promise<{ id_transaccion: string | null; blocked: boolean }> {
     const rows: Array<{ id_transaccion: string | null; blocked: boolean }> =
-      await this.transactions.manager.query(statement.sql, statement.values);
+      await this.transactions.prepared(statement.sql, statement.values);
     return rows[0];
   }
 
@@ -71,9 +71,7 @@ export class RecetasRepository {
 
   /** The hot reads by key (receta-row.sql.ts): fixed SQL, rows in the entity's shape. */
   private async row(key: RecetaKey, value: string, lock: boolean): Promise<RecetaEntity | null> {
-    const rows: RecetaEntity[] = await this.transactions.manager.query(recetaRowSql(key, lock), [
-      value,
-    ]);
+    const rows = await this.transactions.prepared<RecetaEntity>(recetaRowSql(key, lock), [value]);
     return rows[0] ?? null;
   }
 

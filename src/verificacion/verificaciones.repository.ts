@@ -22,7 +22,7 @@ export class VerificacionesRepository {
   /** The verification and its companion statements (the event log's entry), in one statement. */
   async record(v: VerificationRecord, companions: CompanionStatement[]): Promise<void> {
     const { sql, values } = recordVerificationSql(v, companions);
-    await this.transactions.manager.query(sql, values);
+    await this.transactions.prepared(sql, values);
   }
 
   /** Verifications of the owner's prescriptions, newest first. */
