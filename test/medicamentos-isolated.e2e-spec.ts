@@ -1,46 +1,27 @@
-import pg from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
-import { startEmbeddedPostgres } from '../src/database/embedded-postgres.js';
 import { CatalogoSyncService } from '../src/medicamentos/catalogo-sync.service.js';
 import { MedicamentosRepository } from '../src/medicamentos/medicamentos.repository.js';
 import { normalizeSearchText } from '../src/medicamentos/search-text.js';
 import { createClient, TestClient } from './support/clients.js';
+import { FreshDatabase, freshDatabase } from './support/fresh-database.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 const SIZE = 50_000;
 
-/**
- * A database of the suite's own: these tests need an empty mirror, or one of 50,000 items,
- * and the run's database holds the shared, loaded mirror the other suites search.
- */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  if (!process.env.DATABASE_URL) {
-    const db = await startEmbeddedPostgres({ dataDir: 'memory://' });
-    return { url: db.url, drop: () => db.stop() };
-  }
-  const base = process.env.TEST_DATABASE_URL as string;
-  const name = `prs_test_medicamentos_${Date.now()}_${process.pid}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+// Each suite here runs on a database of its own (freshDatabase): these tests need an empty
+// mirror, or one of 50,000 items, and the run's database holds the shared, loaded mirror the
+// other suites search.
 
 describe(`catalogue search on a ${SIZE}-item mirror`, () => {
-  let db: { url: string; drop(): Promise<void> };
+  let db: FreshDatabase;
   let upstream: RunningSandbox;
   let t: TestApp;
   let reader: TestClient;
 
   beforeAll(async () => {
-    db = await freshDatabase();
+    db = await freshDatabase('medicamentos');
     upstream = await startSandbox({ quiet: true, catalogSize: SIZE });
     t = await startTestApp({
       DATABASE_URL: db.url,
@@ -91,13 +72,13 @@ describe(`catalogue search on a ${SIZE}-item mirror`, () => {
 });
 
 describe('catalogue search with an empty mirror (a database of its own)', () => {
-  let db: { url: string; drop(): Promise<void> };
+  let db: FreshDatabase;
   let upstream: RunningSandbox;
   let t: TestApp;
   let reader: TestClient;
 
   beforeAll(async () => {
-    db = await freshDatabase();
+    db = await freshDatabase('medicamentos');
     upstream = await startSandbox({ quiet: true });
     // Down before the app starts, so its start-up sync fails (logged, not fatal).
     await request(upstream.url)

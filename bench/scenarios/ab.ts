@@ -40,10 +40,12 @@ export interface AbLine {
 export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
   const { bench, setup } = ctx;
   const { o } = bench;
-  const own = o.abOwnDb ? await ownDatabase(ctx, build) : undefined;
+  const own = o.abOwnDb ? await ownDatabase(ctx, build, 'ab') : undefined;
   // Each build on a fresh database of its own: the current one too, so neither writes into
   // bigger tables and indexes than the other (the shared one holds the seeded million rows).
-  const mineOwn = o.abOwnDb ? await ownDatabase(ctx, { label: 'current', root: ROOT }) : undefined;
+  const mineOwn = o.abOwnDb
+    ? await ownDatabase(ctx, { label: 'current', root: ROOT }, 'abcur')
+    : undefined;
   const other = new Map<RuntimeId, RunningProcess>();
   const env: Record<string, string> = own ? { DATABASE_URL: own.db.url } : {};
   for (const rt of o.runtimes)
@@ -187,9 +189,11 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
 async function ownDatabase(
   ctx: Ctx,
   build: Pick<Build, 'label' | 'root'>,
+  /** The database's name ends `_<suffix>`. */
+  suffix: string,
 ): Promise<{ db: BenchDatabase; reg: ApiCredentials }> {
   const { bench } = ctx;
-  const db = await createBenchDatabase(bench.o.baseUrl, build.label === 'current' ? 'abcur' : 'ab');
+  const db = await createBenchDatabase(bench.o.baseUrl, suffix);
   const env = { ...bench.serviceEnv, DATABASE_URL: db.url };
   const reg = await createApiClient(build.root, env, 'bench-registrar-ab');
   log(`A/B: ${build.label} on its own database ${db.name}, migrated by its own CLI`);

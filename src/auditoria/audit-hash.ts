@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { AuditEventRow } from './audit-event.js';
 
 /**
  * The hashes of the event log, recomputed by verify independently of the database's own
@@ -7,16 +8,10 @@ import { createHash } from 'node:crypto';
  * as the database renders it (timestamps by `auditoria_instante`, UTC with microseconds).
  */
 
-/** An event's hashed fields, as text (NULL as null). */
-export interface EventFields {
+/** An event's hashed fields, as text (NULL as null): the columns written, and the database's. */
+export interface EventFields extends AuditEventRow {
   id: string;
   at: string;
-  tipo: string;
-  cuir: string | null;
-  id_transaccion: string | null;
-  actor: string;
-  resultado: string;
-  request_id: string | null;
   xid: string;
 }
 

@@ -14,8 +14,19 @@ const RECETA_COLUMNS = `id_transaccion::text AS id_transaccion, client_id, cuir,
 
 export type RecetaKey = 'cuir' | 'id_transaccion';
 
+const rowSql = (where: string, lock: boolean) =>
+  `SELECT ${RECETA_COLUMNS} FROM recetas WHERE ${where}${lock ? ' FOR UPDATE' : ''}`;
+
+/** Built once: the same strings every call (they are prepared statements' texts). */
+const ROW_SQL: Record<RecetaKey, Record<'read' | 'lock', string>> = {
+  cuir: { read: rowSql('cuir = $1', false), lock: rowSql('cuir = $1', true) },
+  id_transaccion: {
+    read: rowSql('id_transaccion = $1::bigint', false),
+    lock: rowSql('id_transaccion = $1::bigint', true),
+  },
+};
+
 /** The row by its CUIR or id ($1); `lock`: FOR UPDATE, held until the transaction ends. */
 export function recetaRowSql(key: RecetaKey, lock: boolean): string {
-  const where = key === 'cuir' ? 'cuir = $1' : 'id_transaccion = $1::bigint';
-  return `SELECT ${RECETA_COLUMNS} FROM recetas WHERE ${where}${lock ? ' FOR UPDATE' : ''}`;
+  return ROW_SQL[key][lock ? 'lock' : 'read'];
 }

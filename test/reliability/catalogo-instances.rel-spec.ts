@@ -3,6 +3,7 @@ import request from 'supertest';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
 import { MEDICAMENTOS } from '../../sandbox/fixtures/medicamentos.js';
 import { cliJson, runCli } from '../support/cli.js';
+import { FreshDatabase, freshDatabase } from '../support/fresh-database.js';
 import {
   cliClient,
   sandboxedEnv,
@@ -117,21 +118,6 @@ describeOnPostgres('catalogue sync from the CLI reaches every instance', () => {
   });
 });
 
-/** A database of the test's own (migrated by the services themselves): an empty mirror. */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL as string;
-  const name = `prs_test_coldstart_${Date.now()}_${process.pid}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 /**
  * Two instances cold-starting on an empty mirror: one takes the sync lock and loads it, the
  * other must not warn that the mirror is not loaded while that happens — it says, at info,
@@ -139,12 +125,13 @@ async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
  */
 describeOnPostgres('catalogue cold start with two instances', () => {
   let sandbox: RunningSandbox;
-  let db: { url: string; drop(): Promise<void> };
+  let db: FreshDatabase;
   const instances: ServiceProcess[] = [];
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, quiet: true });
-    db = await freshDatabase();
+    // Its own database (migrated by the services themselves): an empty mirror.
+    db = await freshDatabase('coldstart');
   });
   afterAll(async () => {
     for (const p of instances) await p.stop();

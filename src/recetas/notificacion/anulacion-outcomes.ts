@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '../entities/receta-historial.entity.js';
 import type { AnulacionEstado } from '../receta-state.js';
-import { retryDelayMs } from './delivery-outcomes.js';
+import { nextAttemptAt, type RetryPolicy } from './delivery-outcomes.js';
 
 /**
  * The ministry's notice of a cancellation (SPEC 7) as pure functions, like delivery-outcomes.ts
@@ -87,15 +87,11 @@ export function anulacionRechazada(attempt: number, code: string, reason: string
 export function anulacionFallida(
   attempt: number,
   reason: string,
-  policy: {
-    maxAttempts: number;
-    retryDelaySeconds: number;
-    retryMaxDelaySeconds: number;
-    expired: boolean;
-  },
+  policy: RetryPolicy,
   now = Date.now(),
 ): AnulacionStep {
-  if (attempt >= policy.maxAttempts || policy.expired) {
+  const next = nextAttemptAt(attempt, policy, now);
+  if (next === null) {
     const why = `cancellation notice: retries exhausted after ${attempt} attempts; last error: ${reason}`;
     return {
       estado: 'FAILED',
@@ -107,9 +103,6 @@ export function anulacionFallida(
       ],
     };
   }
-  const next = new Date(
-    now + retryDelayMs(policy.retryDelaySeconds, attempt, policy.retryMaxDelaySeconds),
-  );
   return {
     estado: 'PENDING',
     intento: attempt,

@@ -17,6 +17,26 @@ export interface Step {
   followUp?: { attempt: number; startAfter: Date };
 }
 
+/** When a transient failure is retried: the attempts allowed, the backoff, and the notice's age. */
+export interface RetryPolicy {
+  maxAttempts: number;
+  retryDelaySeconds: number;
+  retryMaxDelaySeconds: number;
+  /** Too old to retry any more (the job's maximum age has passed). */
+  expired: boolean;
+}
+
+/**
+ * When attempt `attempt + 1` is due after a transient failure of `attempt`, or null when the
+ * policy is spent (attempts used up, or too old): then the notice is FAILED.
+ */
+export function nextAttemptAt(attempt: number, policy: RetryPolicy, now: number): Date | null {
+  if (attempt >= policy.maxAttempts || policy.expired) return null;
+  return new Date(
+    now + retryDelayMs(policy.retryDelaySeconds, attempt, policy.retryMaxDelaySeconds),
+  );
+}
+
 /**
  * Retry delay before attempt `attempt + 1`: the base delay doubled after each failed
  * attempt up to `maxSeconds`, with ±20 % jitter so many failed deliveries do not retry in
@@ -101,15 +121,11 @@ export function rejected(attempt: number, code: string, reason: string): Step {
 export function failedAttempt(
   attempt: number,
   reason: string,
-  policy: {
-    maxAttempts: number;
-    retryDelaySeconds: number;
-    retryMaxDelaySeconds: number;
-    expired: boolean;
-  },
+  policy: RetryPolicy,
   now = Date.now(),
 ): Step {
-  if (attempt >= policy.maxAttempts || policy.expired) {
+  const next = nextAttemptAt(attempt, policy, now);
+  if (next === null) {
     const why = `retries exhausted after ${attempt} attempts; last error: ${reason}`;
     return {
       outcome: { estado: 'FAILED', mensaje: MENSAJES.FAILED, intento: attempt, failureReason: why },
@@ -126,9 +142,6 @@ export function failedAttempt(
       ],
     };
   }
-  const next = new Date(
-    now + retryDelayMs(policy.retryDelaySeconds, attempt, policy.retryMaxDelaySeconds),
-  );
   return {
     outcome: {
       estado: 'PENDING',
