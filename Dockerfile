@@ -9,13 +9,16 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY sandbox ./sandbox
 COPY migrations ./migrations
+COPY scripts/build.mjs ./scripts/
 RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+# --omit=optional: the embedded PostgreSQL's binaries (optional dependencies, ~60 MB) are for a
+# development machine; production reaches its PostgreSQL by DATABASE_URL.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000

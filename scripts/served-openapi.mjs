@@ -1,6 +1,6 @@
 // Boots the built service the way the e2e tests do (startRuntime on a database of its own: a
-// throwaway one created beside DATABASE_URL when it is set, else an in-memory embedded
-// PostgreSQL) and returns the OpenAPI document it serves at /openapi.json — the document
+// throwaway one created beside DATABASE_URL when it is set, else a throwaway embedded
+// PostgreSQL cluster) and returns the OpenAPI document it serves at /openapi.json — the document
 // integrators get, not one rebuilt from the sources.
 // Run directly: `node scripts/served-openapi.mjs [out.json]` (after `npm run build`).
 import { writeFileSync } from 'node:fs';
@@ -9,14 +9,14 @@ import pg from 'pg';
 import { startRuntime } from '../dist/src/bootstrap.js';
 import { createRootLogger } from '../dist/src/common/logging/logger.js';
 import { loadAppConfig as loadConfig } from '../dist/src/slices.js';
-import { startEmbeddedPostgres } from '../dist/src/database/embedded-postgres.js';
+import { startThrowawayPostgres } from '../dist/src/database/embedded/embedded-postgres.js';
 
 /** The served document, parsed; `env` adds settings (e.g. INSURER_NAME) to the environment. */
 export async function servedOpenApi(env = {}) {
   const merged = { ...process.env, ...env };
   const database = merged.DATABASE_URL
     ? await throwawayDatabase(merged.DATABASE_URL)
-    : await startEmbeddedPostgres({ dataDir: 'memory://' });
+    : await startThrowawayPostgres();
   let runtime;
   try {
     const config = loadConfig({
@@ -29,7 +29,6 @@ export async function servedOpenApi(env = {}) {
       CATALOG_SYNC_ON_START: 'false',
       MINISTRY_DELIVERY_ENABLED: 'false',
       DATABASE_URL: database.url,
-      DATABASE_POOL_SIZE: '1',
     });
     runtime = await startRuntime(config, createRootLogger('silent'));
     const res = await fetch(`${runtime.url}/openapi.json`);

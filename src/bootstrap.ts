@@ -8,7 +8,7 @@ import { answerClientError } from './common/http/client-error.js';
 import { NestPinoLogger } from './common/logging/logger.js';
 import { AppConfig, needsSandbox, withDatabaseUrl, withSandbox } from './config/app-config.js';
 import { configureApp } from './configure-app.js';
-import { startEmbeddedPostgres } from './database/embedded-postgres.js';
+import { startEmbeddedPostgres } from './database/embedded/embedded-postgres.js';
 import { runMigrations } from './database/migrate.js';
 
 export interface Runtime {
@@ -49,10 +49,10 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
       const db = await startEmbeddedPostgres({
         dataDir: config.database.embedded.dir,
         port: config.database.embedded.port,
+        onProgress: (line) => logger.info(line),
       });
       stops.push(() => db.stop());
-      // PGlite runs one session at a time: a larger pool would only queue in the multiplexer.
-      config = withDatabaseUrl(config, db.url, 1);
+      config = withDatabaseUrl(config, db.url);
     }
     let sandboxUrl: string | undefined;
     if (needsSandbox(config)) {

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     `Prescription Registry Service listening on ${runtime.url}`,
     `  API docs:      ${runtime.url}/docs  (OpenAPI: ${runtime.url}/openapi.json)`,
     `  Health:        ${runtime.url}/health/ready   Metrics: ${runtime.url}/metrics`,
-    `  Database:      ${runtime.embeddedDatabase ? `embedded PostgreSQL (PGlite) in ${config.database.embedded.dir}` : 'DATABASE_URL'}`,
+    `  Database:      ${runtime.embeddedDatabase ? `embedded PostgreSQL in ${config.database.embedded.dir}` : 'DATABASE_URL'}`,
     ...(runtime.sandboxUrl
       ? [
           `  Sandbox:       ${runtime.sandboxUrl}  (emulated SISA/REFEPS, RENAPER, catalogue, ministry)`,

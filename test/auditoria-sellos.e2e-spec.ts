@@ -3,10 +3,6 @@ import type { AuditSealer } from '../src/auditoria/audit-sealer.js';
 import { AuditDatabase, AuditHandle, openAuditDatabase } from './support/audit-db.js';
 
 const client = '0b5c7a4e-1111-4222-8333-444455556666';
-// PGlite is one session: two transactions are never open at once there, so these races
-// cannot happen on it (and its socket server is not safe for several busy connections).
-const onServer = process.env.TEST_DATABASE_POOL_SIZE !== '1';
-const serverIt = onServer ? it : it.skip;
 
 const write = async (q: QueryRunner | DataSource): Promise<string> => {
   const [{ id }]: Array<{ id: string }> = await q.query(
@@ -55,99 +51,91 @@ describe('event log: sealing under concurrency', () => {
     expect((await a.verify()).ok).toBe(true);
   });
 
-  serverIt(
-    'seals an event only once its transaction has ended, whatever the id order',
-    async () => {
-      const slow = a.ds.createQueryRunner();
-      const fast = a.ds.createQueryRunner();
-      try {
-        // `slow` takes its transaction id first and draws its event id last: an older
-        // transaction holding a higher id.
-        await slow.startTransaction();
-        await slow.query('SELECT pg_current_xact_id()');
-        await fast.startTransaction();
-        await fast.query('SELECT pg_current_xact_id()');
-        const low = await write(fast);
-        const high = await write(slow);
-        expect(BigInt(low)).toBeLessThan(BigInt(high));
-        await a.sealer.sealNow();
-        expect([await a.sealOf(low), await a.sealOf(high)]).toEqual([null, null]);
+  it('seals an event only once its transaction has ended, whatever the id order', async () => {
+    const slow = a.ds.createQueryRunner();
+    const fast = a.ds.createQueryRunner();
+    try {
+      // `slow` takes its transaction id first and draws its event id last: an older
+      // transaction holding a higher id.
+      await slow.startTransaction();
+      await slow.query('SELECT pg_current_xact_id()');
+      await fast.startTransaction();
+      await fast.query('SELECT pg_current_xact_id()');
+      const low = await write(fast);
+      const high = await write(slow);
+      expect(BigInt(low)).toBeLessThan(BigInt(high));
+      await a.sealer.sealNow();
+      expect([await a.sealOf(low), await a.sealOf(high)]).toEqual([null, null]);
 
-        await slow.commitTransaction(); // the higher id is final; the lower one is still open
-        const highSeal = await a.sealUntilCovered(high);
-        expect(await a.sealOf(low)).toBeNull();
-        await fast.commitTransaction(); // the lower id commits after a seal covering a higher one
-        const lowSeal = await a.sealUntilCovered(low);
-        expect(BigInt(lowSeal)).toBeGreaterThan(BigInt(highSeal));
+      await slow.commitTransaction(); // the higher id is final; the lower one is still open
+      const highSeal = await a.sealUntilCovered(high);
+      expect(await a.sealOf(low)).toBeNull();
+      await fast.commitTransaction(); // the lower id commits after a seal covering a higher one
+      const lowSeal = await a.sealUntilCovered(low);
+      expect(BigInt(lowSeal)).toBeGreaterThan(BigInt(highSeal));
 
-        // And a younger transaction that commits first waits for the older one still open.
-        await slow.startTransaction();
-        await slow.query('SELECT pg_current_xact_id()');
-        const before = await write(slow);
-        const after = await write(a.ds); // autocommit, younger
-        await a.sealer.sealNow();
-        expect([await a.sealOf(before), await a.sealOf(after)]).toEqual([null, null]);
-        await slow.commitTransaction();
-        await a.sealUntilCovered(after);
-        await a.sealUntilCovered(before);
-        expect(await a.verify()).toMatchObject({ ok: true, problemas: [] });
-      } finally {
-        if (slow.isTransactionActive) await slow.rollbackTransaction();
-        if (fast.isTransactionActive) await fast.rollbackTransaction();
-        await slow.release();
-        await fast.release();
+      // And a younger transaction that commits first waits for the older one still open.
+      await slow.startTransaction();
+      await slow.query('SELECT pg_current_xact_id()');
+      const before = await write(slow);
+      const after = await write(a.ds); // autocommit, younger
+      await a.sealer.sealNow();
+      expect([await a.sealOf(before), await a.sealOf(after)]).toEqual([null, null]);
+      await slow.commitTransaction();
+      await a.sealUntilCovered(after);
+      await a.sealUntilCovered(before);
+      expect(await a.verify()).toMatchObject({ ok: true, problemas: [] });
+    } finally {
+      if (slow.isTransactionActive) await slow.rollbackTransaction();
+      if (fast.isTransactionActive) await fast.rollbackTransaction();
+      await slow.release();
+      await fast.release();
+    }
+  });
+
+  it('two sealers (two pools) racing under concurrent writers keep one valid chain', async () => {
+    const b = await db.open();
+    const [{ before }] = await a.ds.query(`SELECT count(*)::int AS before FROM auditoria_eventos`);
+    let writing = true;
+    const writers = Array.from({ length: 6 }, async (_, w) => {
+      for (let i = 0; i < 40; i++) {
+        const h = i % 2 ? a : b;
+        await h.transactions.run(async () => {
+          for (const tipo of ['reserva', 'dispensa']) {
+            await h.service.record({
+              tipo,
+              actor: client,
+              resultado: 'ok',
+              idTransaccion: w + 1,
+            });
+          }
+        });
       }
-    },
-  );
+    });
+    const sealing = async (s: AuditSealer) => {
+      for (let runs = 0; writing || runs < 3; runs++) await s.sealNow(50); // small seals: many races
+    };
+    const sealers = [sealing(a.sealer), sealing(b.sealer)];
+    await Promise.all(writers);
+    writing = false;
+    await Promise.all(sealers);
+    await a.sealAll();
 
-  serverIt(
-    'two sealers (two pools) racing under concurrent writers keep one valid chain',
-    async () => {
-      const b = await db.open();
-      const [{ before }] = await a.ds.query(
-        `SELECT count(*)::int AS before FROM auditoria_eventos`,
-      );
-      let writing = true;
-      const writers = Array.from({ length: 6 }, async (_, w) => {
-        for (let i = 0; i < 40; i++) {
-          const h = i % 2 ? a : b;
-          await h.transactions.run(async () => {
-            for (const tipo of ['reserva', 'dispensa']) {
-              await h.service.record({
-                tipo,
-                actor: client,
-                resultado: 'ok',
-                idTransaccion: w + 1,
-              });
-            }
-          });
-        }
-      });
-      const sealing = async (s: AuditSealer) => {
-        for (let runs = 0; writing || runs < 3; runs++) await s.sealNow(50); // small seals: many races
-      };
-      const sealers = [sealing(a.sealer), sealing(b.sealer)];
-      await Promise.all(writers);
-      writing = false;
-      await Promise.all(sealers);
-      await a.sealAll();
-
-      const [{ total, seals, sealed, first, last }] = await a.ds.query(
-        `SELECT (SELECT count(*)::int FROM auditoria_eventos) AS total, count(*)::int AS seals,
+    const [{ total, seals, sealed, first, last }] = await a.ds.query(
+      `SELECT (SELECT count(*)::int FROM auditoria_eventos) AS total, count(*)::int AS seals,
               sum(eventos)::int AS sealed, min(id)::int AS first, max(id)::int AS last
          FROM auditoria_sellos`,
-      );
-      expect(total - before).toBe(6 * 40 * 2);
-      expect(sealed).toBe(total); // every event in one seal only (verify checks which)
-      expect([first, last]).toEqual([1, seals]);
-      const report = await b.verify();
-      expect(report).toMatchObject({ ok: true, pendientes: 0, eventos: total, sellos: seals });
-      expect(report.ultimo_sello?.id).toBe(String(last));
-      expect(seals).toBeGreaterThan(10); // small seals: the head is found by number, not by text
-    },
-  );
+    );
+    expect(total - before).toBe(6 * 40 * 2);
+    expect(sealed).toBe(total); // every event in one seal only (verify checks which)
+    expect([first, last]).toEqual([1, seals]);
+    const report = await b.verify();
+    expect(report).toMatchObject({ ok: true, pendientes: 0, eventos: total, sellos: seals });
+    expect(report.ultimo_sello?.id).toBe(String(last));
+    expect(seals).toBeGreaterThan(10); // small seals: the head is found by number, not by text
+  });
 
-  serverIt('the seals table refuses a fork even without the lock', async () => {
+  it('the seals table refuses a fork even without the lock', async () => {
     await a.service.record({ tipo: 'registro', actor: client, resultado: 'ok' });
     const x = a.ds.createQueryRunner();
     const y = a.ds.createQueryRunner();

@@ -36,7 +36,7 @@ describe('production refuses the emulators and the embedded database', () => {
       expect(run.stderr).toContain('Invalid configuration');
       expect(run.stderr).toMatch(new RegExp(`${name}: is required when NODE_ENV=production`));
       // Nothing was started: no sandbox, no embedded database banner.
-      expect(run.stdout).not.toMatch(/Sandbox|PGlite/);
+      expect(run.stdout).not.toMatch(/Sandbox|embedded PostgreSQL/);
     },
   );
 

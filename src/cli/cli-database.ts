@@ -1,7 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { DataSource, EntitySchema } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
-import { readRunningServer, startEmbeddedPostgres } from '../database/embedded-postgres.js';
+import {
+  embeddedUrl,
+  passwordPath,
+  startEmbeddedPostgres,
+} from '../database/embedded/embedded-postgres.js';
+import { readRunningServer } from '../database/embedded/ownership.js';
 import { runMigrations } from '../database/migrate.js';
 import { MIGRATIONS } from '../../migrations/index.js';
 
@@ -14,18 +20,20 @@ export interface CliDatabase {
 
 /**
  * The database the credentials tool works on, chosen like the service does: DATABASE_URL when
- * set; otherwise the embedded database — reached over its wire port while the service is
- * running (PGlite cannot be opened twice), or opened here when it is not.
+ * set; otherwise the embedded PostgreSQL — the running service's server when there is one (a
+ * data folder has one server, and one owner), else started here for the command and stopped
+ * after it.
  */
 export async function openCliDatabase(config: AppConfig, entities: Entity[]): Promise<CliDatabase> {
   let url = config.database.url;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
-    const running = readRunningServer(config.database.embedded.dir);
+    const dir = config.database.embedded.dir;
+    const running = readRunningServer(dir);
     if (running) {
-      url = `postgres://postgres:postgres@127.0.0.1:${running.port}/postgres?sslmode=disable`;
+      url = embeddedUrl(running.port, readFileSync(passwordPath(dir), 'utf8').trim());
     } else {
-      const db = await startEmbeddedPostgres({ dataDir: config.database.embedded.dir });
+      const db = await startEmbeddedPostgres({ dataDir: dir });
       url = db.url;
       stopEmbedded = () => db.stop();
     }

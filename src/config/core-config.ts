@@ -26,7 +26,7 @@ export interface CoreConfig {
   /** Where the service can be reached by others (the ministry's verification URL uses it). */
   publicBaseUrl?: string;
   database: {
-    /** Unset: the embedded PGlite is started and this is filled in by the bootstrap. */
+    /** Unset: the embedded PostgreSQL is started and this is filled in by the bootstrap. */
     url?: string;
     /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
     isEmbedded: boolean;
@@ -101,7 +101,7 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       isEmbedded: v.DATABASE_URL === undefined,
       poolSize: v.DATABASE_POOL_SIZE ?? 10,
       embedded: {
-        dir: resolve(v.EMBEDDED_DB_DIR ?? '.data/pglite'),
+        dir: resolve(v.EMBEDDED_DB_DIR ?? '.data/postgres'),
         port: v.EMBEDDED_DB_PORT ?? 0,
       },
     },

@@ -29,8 +29,8 @@ export class Transactions {
   private readonly current = new AsyncLocalStorage<EntityManager>();
   /** The prepared statements' names by text (the same on every connection of the pool). */
   private readonly preparedNames = new Map<string, string>();
-  /** Whether `prepared` names its statements (settled on first use). */
-  private namedStatements?: Promise<boolean>;
+  /** Whether `prepared` names its statements: until a pooler between loses a name. */
+  private namedStatements = true;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
@@ -64,7 +64,7 @@ export class Transactions {
     const target: Queryable = tx
       ? ((await tx.queryRunner!.connect()) as Queryable)
       : (this.db.driver as unknown as { master: Queryable }).master;
-    const name = (await this.namesAllowed()) ? this.nameOf(sql) : undefined;
+    const name = this.namedStatements ? this.nameOf(sql) : undefined;
     if (name === undefined) return (await target.query<T>({ text: sql, values })).rows;
     try {
       return (await target.query<T>({ name, text: sql, values })).rows;
@@ -73,7 +73,7 @@ export class Transactions {
       // from then on every text runs unnamed. Outside a transaction the refused statement
       // (never executed) is sent again at once; inside one the transaction is aborted already.
       if (!NAMED_STATEMENT_REFUSED.has((err as { code?: string }).code ?? '')) throw err;
-      this.namedStatements = Promise.resolve(false);
+      this.namedStatements = false;
       if (tx) throw err;
       return (await target.query<T>({ text: sql, values })).rows;
     }
@@ -87,23 +87,6 @@ export class Transactions {
       this.preparedNames.set(sql, name);
     }
     return name;
-  }
-
-  /**
-   * Not on the embedded PGlite: its socket server runs every connection in its one session,
-   * where a name prepared by one connection (or by this one before it reconnected) exists
-   * already for the next, which PostgreSQL refuses (42P05). Asked once, on the current
-   * connection (inside a transaction the pool's only connection may be taken).
-   */
-  private namesAllowed(): Promise<boolean> {
-    this.namedStatements ??= this.manager.query(`SELECT version() !~ 'PGlite' AS ok`).then(
-      (rows: Array<{ ok: boolean }>) => rows[0].ok,
-      (err: unknown) => {
-        this.namedStatements = undefined; // asked again next time (the database was down)
-        throw err;
-      },
-    );
-    return this.namedStatements;
   }
 
   /** An entity's repository on the current manager. */

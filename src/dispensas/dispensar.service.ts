@@ -38,15 +38,14 @@ export class DispensarService {
   ) {}
 
   async dispensar(client: AuthenticatedClient, dto: DispensarDto): Promise<DispensaDto> {
-    // Asked before the transaction: inside it, the only connection may be the transaction's own.
-    const owner = await this.recetas.findByCuir(dto.cuir);
-    const notify = owner !== null && (await this.events.wantsEvents(owner.client_id));
     const event = { tipo: 'dispensa' as const, actor: client.id, cuir: dto.cuir };
-    const idTransaccion = owner?.id_transaccion ?? null;
+    // Known once the prescription is found: a refusal's event names it.
+    let idTransaccion: string | null = null;
     try {
       return await this.transactions.run(async () => {
         const r = await this.recetas.lockForUpdate({ cuir: dto.cuir });
         if (!r) throw notFound('Prescription');
+        idTransaccion = r.id_transaccion;
         if (dto.reserva_id) {
           const reserva = await this.reservas.findForClient(dto.reserva_id, client.id);
           if (reserva?.id_transaccion !== r.id_transaccion)
@@ -82,16 +81,14 @@ export class DispensarService {
           now,
         );
         const view = dispensaView(dispensa, items, r, after.estado_receta);
-        if (notify) {
-          await this.events.emit(r, 'receta.dispensada', {
-            id_dispensa: view.id_dispensa,
-            estado_receta: view.estado_receta,
-            fecha_dispensa: view.fecha_dispensa,
-            farmacia: view.farmacia,
-            items: view.items,
-            sustituciones: view.items.filter((i) => i.sustituido).map((i) => i.item),
-          });
-        }
+        await this.events.emit(r, 'receta.dispensada', {
+          id_dispensa: view.id_dispensa,
+          estado_receta: view.estado_receta,
+          fecha_dispensa: view.fecha_dispensa,
+          farmacia: view.farmacia,
+          items: view.items,
+          sustituciones: view.items.filter((i) => i.sustituido).map((i) => i.item),
+        });
         return view;
       });
     } catch (err) {

@@ -42,8 +42,6 @@ export class DispensasService {
   async revertir(client: AuthenticatedClient, id: string, motivo: string): Promise<DispensaDto> {
     const found = UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
     const owner = found && (await this.recetas.findById(found.id_transaccion));
-    // Asked before the transaction: inside it, the only connection may be the transaction's own.
-    const notify = owner !== null && (await this.events.wantsEvents(owner.client_id));
     const event = {
       tipo: 'reversion' as const,
       actor: client.id,
@@ -66,14 +64,12 @@ export class DispensasService {
         await this.audit.ok(event);
         const reverted = await this.dispensas.findForClient(d.id, client.id);
         const view = await this.view(reverted ?? d, r);
-        if (notify) {
-          await this.events.emit(r, 'receta.dispensa_revertida', {
-            id_dispensa: view.id_dispensa,
-            estado_receta: view.estado_receta,
-            motivo,
-            items: view.items.map((i) => ({ item: i.item, nombre: i.nombre })),
-          });
-        }
+        await this.events.emit(r, 'receta.dispensa_revertida', {
+          id_dispensa: view.id_dispensa,
+          estado_receta: view.estado_receta,
+          motivo,
+          items: view.items.map((i) => ({ item: i.item, nombre: i.nombre })),
+        });
         return view;
       });
     } catch (err) {

@@ -22,7 +22,7 @@ const PAGE_COLUMNS = API_COLUMNS.split(', ')
  * then typo matches. Inside the typo tier by word similarity; inside the others, which all hold
  * the query verbatim, products whose name holds it first (a brand named after the drug), then by
  * text length (the shorter, the closer); then name and code in byte order
- * (COLLATE "C", so PostgreSQL and PGlite order alike). Code is unique: a total order.
+ * (COLLATE "C": the same order whatever the database's locale). Code is unique: a total order.
  *
  * Cost (each candidate's heap row must be read and rechecked anyway): word_similarity is computed
  * only for typo-tier rows that can reach the requested page — none when the other tiers fill it

@@ -22,10 +22,9 @@ const PROBE_PREFIX = 'probe:';
  * then clears once, since notifications sent meanwhile were missed. Without it, another
  * process's sync shows here only after CATALOG_SEARCH_CACHE_SECONDS.
  *
- * Where notifications cannot reach a listening connection — the embedded PGlite, which serves
- * every connection in one session and hands a notification to the connection that sent it,
- * or a transaction-pooling proxy — it notices (its own test notification never arrives),
- * says so once and closes: the search cache's lifetime bounds the staleness there.
+ * Where notifications cannot reach a listening connection — behind a transaction-pooling
+ * proxy — it notices (its own test notification never arrives), says so once and closes: the
+ * search cache's lifetime bounds the staleness there.
  */
 @Injectable()
 export class MirrorChangeListener implements OnApplicationBootstrap, OnModuleDestroy {
@@ -107,7 +106,7 @@ export class MirrorChangeListener implements OnApplicationBootstrap, OnModuleDes
     this.probe = undefined;
     if (heard || this.stopped || this.client !== client) return;
     this.log.info(
-      'this database does not deliver notifications to a listening connection (the embedded PGlite serves all connections in one session): a catalogue sync by another process shows here after CATALOG_SEARCH_CACHE_SECONDS',
+      'this database does not deliver notifications to a listening connection (a transaction-pooling proxy?): a catalogue sync by another process shows here after CATALOG_SEARCH_CACHE_SECONDS',
     );
     this.stopped = true;
     this.client = undefined;

@@ -111,9 +111,8 @@ export class MirrorSyncRepository {
   /**
    * The cross-instance sync lock, or undefined when another instance holds it. A session lock
    * on a connection of its own, outside the pool: it must last the whole sync (upstream
-   * paging included) without pinning a pool connection — the embedded database's pool has
-   * one. A crash closes the connection and frees the lock. (PGlite serves every connection
-   * in one session, where the lock always succeeds; there a single process runs anyway.)
+   * paging included) without pinning one of the pool's connections for that long. A crash
+   * closes the connection and frees the lock.
    */
   async tryLock(): Promise<SyncLock | undefined> {
     const url = (this.db.options as { url?: string }).url;

@@ -2,8 +2,8 @@
  * The one form in which the mirror's search columns and a query are compared: compatibility
  * folding (NFKD: "２", "ﬁ"), accents stripped, lower case, whitespace collapsed.
  * Computed here rather than with SQL unaccent(), which is not IMMUTABLE (it cannot feed a
- * generated column or an index) and whose rules file could differ between PostgreSQL and the
- * embedded PGlite; in JS both sides of the comparison agree on every database.
+ * generated column or an index) and whose rules file could differ between PostgreSQL builds
+ * (a distribution's, the embedded server's); in JS both sides agree on every database.
  */
 export function normalizeSearchText(text: string): string {
   return text

@@ -9,7 +9,6 @@ import {
   startServiceProcess,
 } from '../support/service-process.js';
 import { LogGuard } from './support/log-guard.js';
-import { EMBEDDED } from './support/setup.js';
 import { sleep } from './support/raw-http.js';
 
 interface Pointer {
@@ -20,17 +19,13 @@ interface Pointer {
   anulaciones: number;
 }
 
-// As crash.rel-spec.ts: a spawned service on the embedded database would share the runner's
-// PGlite through pglite-socket, which hangs under concurrent transactions.
-const describeOnPostgres = EMBEDDED ? describe.skip : describe;
-
 /**
  * The ministry's notice of a cancellation (SPEC 7) is as durable as the pointer: with the
  * ministry failing half its calls and the service SIGKILLed while notices are being delivered,
  * after a restart every cancelled prescription's pointer is marked `anulada` at the ministry,
  * and the service records the cancellation and its acknowledgement exactly once each.
  */
-describeOnPostgres('crash: SIGKILL while cancellations are told to the ministry', () => {
+describe('crash: SIGKILL while cancellations are told to the ministry', () => {
   const guard = new LogGuard();
   let sandbox: RunningSandbox;
   let db: pg.Client;

@@ -11,18 +11,13 @@ import {
   startServiceProcess,
 } from '../support/service-process.js';
 import { sleep } from './support/raw-http.js';
-import { EMBEDDED } from './support/setup.js';
-
-// Two service processes and the CLI on one database: on the embedded PGlite the spawned
-// processes would share the runner's single session (see crash.rel-spec.ts); PostgreSQL only.
-const describeOnPostgres = EMBEDDED ? describe.skip : describe;
 
 /**
  * A catalogue sync run from the CLI (another process) clears every running instance's search
  * cache through PostgreSQL LISTEN/NOTIFY, so no instance keeps answering from the old mirror
  * for CATALOG_SEARCH_CACHE_SECONDS (60 s here, the default).
  */
-describeOnPostgres('catalogue sync from the CLI reaches every instance', () => {
+describe('catalogue sync from the CLI reaches every instance', () => {
   let sandbox: RunningSandbox;
   const instances: ServiceProcess[] = [];
   let headers: Record<string, string>;
@@ -123,7 +118,7 @@ describeOnPostgres('catalogue sync from the CLI reaches every instance', () => {
  * other must not warn that the mirror is not loaded while that happens — it says, at info,
  * that another instance is loading it — and both search the mirror once it is loaded.
  */
-describeOnPostgres('catalogue cold start with two instances', () => {
+describe('catalogue cold start with two instances', () => {
   let sandbox: RunningSandbox;
   let db: FreshDatabase;
   const instances: ServiceProcess[] = [];

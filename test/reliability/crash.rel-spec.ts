@@ -9,7 +9,6 @@ import {
   startServiceProcess,
 } from '../support/service-process.js';
 import { LogGuard } from './support/log-guard.js';
-import { EMBEDDED } from './support/setup.js';
 import { rawRequest, sleep } from './support/raw-http.js';
 
 interface Attempt {
@@ -17,17 +16,12 @@ interface Attempt {
   status: number;
 }
 
-// Embedded database: the spawned service would share the test runner's PGlite with the
-// other test files through pglite-socket, which hangs when several connections run transactions
-// at once (see the reliability notes); this suite needs a real PostgreSQL.
-const describeOnPostgres = EMBEDDED ? describe.skip : describe;
-
 /**
  * SIGKILL under a registration load (SPEC 3: one transaction for the prescription, its items
  * and its notification job). After a restart, every 201 exists and reaches a final state; a
  * registration that got no answer is there completely or not at all.
  */
-describeOnPostgres('crash: SIGKILL under load', () => {
+describe('crash: SIGKILL under load', () => {
   const guard = new LogGuard();
   let sandbox: RunningSandbox;
   let db: pg.Client;

@@ -5,7 +5,6 @@ import { registrationBody } from '../support/recetas.js';
 import { cliClient, ServiceProcess, startServiceProcess } from '../support/service-process.js';
 import { LogGuard } from './support/log-guard.js';
 import { checkAnswer, rawRequest, RawResponse, sleep } from './support/raw-http.js';
-import { EMBEDDED } from './support/setup.js';
 import { startTcpProxy, TcpProxy } from './support/tcp-proxy.js';
 
 const REQUEST_TIMEOUT_MS = 3000;
@@ -32,17 +31,12 @@ async function waitFor<T>(
   }
 }
 
-// Embedded database: the proxy would sit in front of the test runner's PGlite, whose socket
-// multiplexer hangs when several connections run transactions at once and which is not a server
-// whose connections an operator loses; this suite needs a real PostgreSQL.
-const describeOnPostgres = EMBEDDED ? describe.skip : describe;
-
 /**
  * The database goes away under load (every connection cut, new ones refused, at a TCP proxy
  * between the service and PostgreSQL) and comes back. Readiness follows it, requests fail
  * fast in the envelope meanwhile, and nothing that was acknowledged is lost.
  */
-describeOnPostgres('database outage', () => {
+describe('database outage', () => {
   const guard = new LogGuard();
   let proxy: TcpProxy;
   let sandbox: RunningSandbox;

@@ -4,22 +4,17 @@ import { registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { fuzzDni, LogGuard } from './support/log-guard.js';
 import { checkAnswer, median, rawRequest, RawResponse, sleep } from './support/raw-http.js';
-import { EMBEDDED, startWatchedApp, watchedClient } from './support/setup.js';
+import { startWatchedApp, watchedClient } from './support/setup.js';
 
 const TIMEOUT_MS = 400;
 const HALF_OPEN_MS = 2500;
-
-// Embedded database: every test file shares one PGlite session, so the latency medians this
-// suite compares measure the other files' load, and pglite-socket hangs when several
-// connections run transactions at once; this suite needs a real PostgreSQL.
-const describeOnPostgres = EMBEDDED ? describe.skip : describe;
 
 /**
  * One registry down (timeout or 5xx) at a time: its endpoints fail with UPSTREAM_UNAVAILABLE,
  * fast once its breaker is open; every other endpoint keeps its latency (the bulkheads and
  * breakers are per system). Caches are off so each call reaches the registry.
  */
-describeOnPostgres('registry outages', () => {
+describe('registry outages', () => {
   const guard = new LogGuard();
   let t: TestApp;
   let c: TestClient;

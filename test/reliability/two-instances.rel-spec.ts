@@ -9,9 +9,6 @@ import {
   startServiceProcess,
 } from '../support/service-process.js';
 import { rawRequest, sleep } from './support/raw-http.js';
-import { EMBEDDED } from './support/setup.js';
-
-const describeOnPostgres = EMBEDDED ? describe.skip : describe;
 
 /**
  * Two instances on one database and one job queue, the ministry failing every other delivery
@@ -19,7 +16,7 @@ const describeOnPostgres = EMBEDDED ? describe.skip : describe;
  * An attempt the circuit breaker stopped never reached the ministry, so it does not spend the
  * retry budget: every registration ends COMPLETED, delivered once.
  */
-describeOnPostgres('two instances, the ministry failing 50%', () => {
+describe('two instances, the ministry failing 50%', () => {
   const REGISTRATIONS = 1000;
   let sandbox: RunningSandbox;
   let db: pg.Client;

@@ -34,8 +34,6 @@ export interface AuditHandle {
 
 export interface AuditDatabase {
   url: string;
-  /** PGlite: one session for every connection, so no two transactions can interleave. */
-  embedded: boolean;
   /** A new pool on the database (closed by close()). */
   open(): Promise<AuditHandle>;
   /**
@@ -47,10 +45,8 @@ export interface AuditDatabase {
 }
 
 /**
- * A database of its own for an event-log suite on a real server (the log's seals and verify
- * see every event of the database, so other suites' writes must not land in it), migrated
- * like the run's. On the embedded database (one database, suites run one at a time) the
- * run's own database is used.
+ * A database of its own for an event-log suite (the log's seals and verify see every event of
+ * the database, so other suites' writes must not land in it), migrated like the run's.
  */
 export async function openAuditDatabase(): Promise<AuditDatabase> {
   const base = process.env.TEST_DATABASE_URL;
@@ -58,21 +54,15 @@ export async function openAuditDatabase(): Promise<AuditDatabase> {
   const poolSize = Number(process.env.TEST_DATABASE_POOL_SIZE ?? '5');
   const admin = new DataSource(dataSourceOptions(base, 1));
   await admin.initialize();
-  const [{ version }] = await admin.query<Array<{ version: string }>>('SELECT version()');
-  const embedded = version.includes('PGlite');
-  let url = base;
-  let drop: (() => Promise<void>) | undefined;
-  if (!embedded) {
-    const u = new URL(base);
-    const name = `${u.pathname.slice(1)}_aud_${process.pid}_${Date.now() % 100000}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    await runMigrations(url, MIGRATIONS);
-    drop = async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    };
-  }
+  const u = new URL(base);
+  const name = `${u.pathname.slice(1)}_aud_${process.pid}_${Date.now() % 100000}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  await runMigrations(url, MIGRATIONS);
+  const drop = async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
   const pools: DataSource[] = [];
   const open = async (): Promise<AuditHandle> => {
     const ds = new DataSource({
@@ -128,7 +118,6 @@ export async function openAuditDatabase(): Promise<AuditDatabase> {
   const forger = await open();
   return {
     url,
-    embedded,
     open,
     forge: (sql) =>
       forger.ds.transaction(async (tx: EntityManager) => {
@@ -137,7 +126,7 @@ export async function openAuditDatabase(): Promise<AuditDatabase> {
       }),
     async close() {
       for (const ds of pools) await ds.destroy();
-      await drop?.();
+      await drop();
       await admin.destroy();
     },
   };

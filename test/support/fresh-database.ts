@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 
 export interface FreshDatabase {
   url: string;
@@ -8,15 +7,10 @@ export interface FreshDatabase {
 
 /**
  * A database of the suite's own, empty (the service migrates it at start), for tests that
- * cannot share the run's database. On PostgreSQL a new database beside the run's
- * (`prs_test_<label>_…`), dropped with its connections; on the embedded database (no
- * DATABASE_URL) an in-memory PGlite of its own.
+ * cannot share the run's database: a new database beside the run's (`prs_test_<label>_…`), on
+ * the same server, dropped with its connections.
  */
 export async function freshDatabase(label: string): Promise<FreshDatabase> {
-  if (!process.env.DATABASE_URL) {
-    const db = await startEmbeddedPostgres({ dataDir: 'memory://' });
-    return { url: db.url, drop: () => db.stop() };
-  }
   const base = process.env.TEST_DATABASE_URL as string;
   const name = `prs_test_${label}_${Date.now()}_${process.pid}`;
   const admin = async (sql: string) => {

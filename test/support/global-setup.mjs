@@ -1,40 +1,39 @@
 // Jest loads global setup outside its module registry, so this imports the compiled build
-// (`npm test` builds first, see the pretest script).
+// (`npm test` builds first when the build is stale, see scripts/build-if-stale.mjs).
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../dist/src/database/embedded-postgres.js';
+import { startThrowawayPostgres } from '../../dist/src/database/embedded/embedded-postgres.js';
 import { runMigrations } from '../../dist/src/database/migrate.js';
 import { MIGRATIONS } from '../../dist/migrations/index.js';
 
 /**
- * One database for the whole e2e run, migrated once. With DATABASE_URL (CI, the local
- * PostgreSQL) a fresh database is created beside the given one and dropped afterwards; without
- * it an in-memory embedded PostgreSQL is served from this process for the workers to share.
+ * One database for the whole run, migrated once, on a PostgreSQL server: DATABASE_URL's (CI,
+ * the local server) or, when it is unset, a throwaway embedded cluster started here and removed
+ * in the teardown. Either way a fresh database is created for the run and dropped afterwards,
+ * and tests that need one of their own create it beside it (test/support/fresh-database.ts).
  */
 export default async function globalSetup() {
-  const base = process.env.DATABASE_URL;
-  let url;
-  if (base) {
-    const name = `prs_test_${Date.now()}_${process.pid}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    process.env.TEST_DATABASE_POOL_SIZE = '5';
-    globalThis.__dropTestDatabase = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  } else {
-    const db = await startEmbeddedPostgres({ dataDir: 'memory://', maxConnections: 64 });
-    url = db.url;
-    process.env.TEST_DATABASE_POOL_SIZE = '1';
-    globalThis.__stopEmbedded = () => db.stop();
+  let base = process.env.DATABASE_URL;
+  if (!base) {
+    const cluster = await startThrowawayPostgres();
+    globalThis.__stopCluster = () => cluster.stop();
+    base = cluster.url;
   }
-  process.env.TEST_DATABASE_URL = url;
-  await runMigrations(url, MIGRATIONS);
+  const name = `prs_test_${Date.now()}_${process.pid}`;
+  await admin(base, `CREATE DATABASE ${name}`);
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  globalThis.__dropTestDatabase = () => admin(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  process.env.TEST_DATABASE_URL = u.toString();
+  process.env.TEST_DATABASE_POOL_SIZE = '5';
+  await runMigrations(u.toString(), MIGRATIONS);
+}
+
+async function admin(url, sql) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
 }

@@ -1,4 +1,7 @@
 export default async function globalTeardown() {
-  await globalThis.__dropTestDatabase?.();
-  await globalThis.__stopEmbedded?.();
+  try {
+    await globalThis.__dropTestDatabase?.();
+  } finally {
+    await globalThis.__stopCluster?.();
+  }
 }

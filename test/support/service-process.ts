@@ -1,6 +1,7 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { parentDeathWrapper } from '../../src/database/embedded/postgres-binaries.js';
 
 export interface ServiceProcess {
   url: string;
@@ -38,9 +39,13 @@ export function sandboxedEnv(
   };
 }
 
-/** Runs the built service (`dist/`) as its own process against the run's test database. */
+/**
+ * Runs the built service (`dist/`) as its own process against the run's test database. It dies
+ * with the test worker that started it, whatever ends that worker (a failed test, Ctrl-C).
+ */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const [command, ...prefix] = [...parentDeathWrapper('SIGKILL'), process.execPath];
+  const child = spawn(command, [...prefix, 'dist/src/main.js'], {
     env: {
       ...process.env,
       NODE_ENV: 'test',

@@ -43,14 +43,12 @@ export class AnulacionService {
   async anular(client: AuthenticatedClient, id: string, motivo: string): Promise<RecetaDetalleDto> {
     const own = /^\d{1,18}$/.test(id) ? await this.recetas.findForClient(client.id, id) : null;
     const event = { tipo: 'anulacion', actor: client.id, cuir: own?.cuir };
-    // Asked before the transaction: inside it, the only connection may be the transaction's own.
-    const notify = own !== null && (await this.events.wantsEvents(client.id));
     try {
       await this.transactions.run(async () => {
         const r = own && (await this.recetas.lockForUpdate({ id_transaccion: id }));
         if (!r || r.client_id !== client.id) throw notFound('Prescription');
         if (r.anulada_at) return; // cancelled already: the same answer, nothing recorded again
-        await this.cancel(r, motivo, notify);
+        await this.cancel(r, motivo);
         await this.auditoria.record({ ...event, idTransaccion: id, resultado: 'ok' });
       });
     } catch (err) {
@@ -61,7 +59,7 @@ export class AnulacionService {
   }
 
   /** The checks and writes, under the row lock. */
-  private async cancel(r: RecetaEntity, motivo: string, notify: boolean): Promise<void> {
+  private async cancel(r: RecetaEntity, motivo: string): Promise<void> {
     const vida = await this.vidas.of(r);
     if (vida.cerrado.some(Boolean))
       throw new DomainError(
@@ -102,13 +100,11 @@ export class AnulacionService {
         kind: 'anulacion',
       });
     }
-    if (notify) {
-      await this.events.emit(r, 'receta.anulada', {
-        estado_receta: 'ANULADA',
-        anulada_at: (at ?? new Date()).toISOString(),
-        motivo,
-      });
-    }
+    await this.events.emit(r, 'receta.anulada', {
+      estado_receta: 'ANULADA',
+      anulada_at: (at ?? new Date()).toISOString(),
+      motivo,
+    });
   }
 
   /** A refusal (4xx) is logged on its own, after the rollback; a failed log never hides it. */

@@ -18,9 +18,8 @@ import { retryDelayMs } from './delivery-outcomes.js';
 import { MinisterioDeliveryJob } from './ministerio-delivery.job.js';
 import { RecetaEventsService } from './receta-events.service.js';
 
-class RecordedEvents implements Pick<RecetaEventsService, 'wantsEvents' | 'enqueueFinal'> {
+class RecordedEvents implements Pick<RecetaEventsService, 'enqueueFinal'> {
   readonly finals: string[] = [];
-  wantsEvents = () => Promise.resolve(true);
   enqueueFinal = (_r: unknown, o: { estado: string }) => {
     this.finals.push(o.estado);
     return Promise.resolve();

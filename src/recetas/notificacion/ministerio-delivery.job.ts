@@ -162,12 +162,10 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
   private async settle(receta: RecetaEntity, step: Step): Promise<void> {
     const id = receta.id_transaccion;
     const final = step.outcome.estado !== 'PENDING';
-    // Asked before the transaction: inside it, the only connection may be the transaction's own.
-    const notifyClient = final && (await this.events.wantsEvents(receta.client_id));
     const applied = await this.transactions.run(async () => {
       if (!(await this.recetas.applyOutcome(id, receta.intentos, step.outcome))) return false;
       for (const h of step.history) await this.recetas.addHistory(id, h);
-      if (notifyClient) await this.events.enqueueFinal(receta, step.outcome);
+      if (final) await this.events.enqueueFinal(receta, step.outcome);
       if (step.followUp) {
         await this.queue.enqueue(
           MinisterioDeliveryJob,

@@ -30,8 +30,8 @@ export class RecetaEventsService {
     private readonly clients: ApiClientsService,
   ) {}
 
-  /** Whether the client has a webhook (ask before the transaction; cached a few seconds). */
-  async wantsEvents(clientId: string): Promise<boolean> {
+  /** Whether the client has a webhook (cached a few seconds: asked on every change). */
+  private async wantsEvents(clientId: string): Promise<boolean> {
     const hit = this.wants.get(clientId);
     if (hit && hit.until > Date.now()) return hit.value;
     const value = (await this.clients.webhookTarget(clientId)) !== null;
@@ -39,12 +39,13 @@ export class RecetaEventsService {
     return value;
   }
 
-  /** Queues an event about `receta` for its owner. */
+  /** Queues an event about `receta` for its owner, when the owner has a webhook. */
   async emit(
     receta: RecetaEntity,
     type: RecetaEventType,
     data: Record<string, unknown>,
   ): Promise<void> {
+    if (!(await this.wantsEvents(receta.client_id))) return;
     await this.queue.enqueue(WebhookDeliveryJob, {
       client_id: receta.client_id,
       id_transaccion: receta.id_transaccion,

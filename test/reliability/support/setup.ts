@@ -3,9 +3,6 @@ import { createClient, TestClient } from '../../support/clients.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { LogGuard } from './log-guard.js';
 
-/** The embedded database (no DATABASE_URL): one PGlite session behind a socket multiplexer. */
-export const EMBEDDED = !process.env.DATABASE_URL;
-
 /** A test app whose logs the guard will scan. */
 export async function startWatchedApp(
   guard: LogGuard,
