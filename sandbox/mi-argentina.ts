@@ -1,6 +1,6 @@
 /**
  * Mi Argentina, the national identity provider, as far as the patient's access needs it
- * (SPEC 8): it signs citizens' tokens and publishes its keys.
+ * (contract §8): it signs citizens' tokens and publishes its keys.
  *   GET  /__sandbox/mi-argentina/jwks.json   → {keys: [{kty: "RSA", kid, alg: "RS256", use: "sig", n, e}]}
  *   POST /__sandbox/mi-argentina/token       {cuil: 11 digits, ttl_seconds?: 1..86400 (default 300)}
  *        200 {token}: RS256, iss = <sandbox URL>/__sandbox/mi-argentina, aud = prescription-registry,

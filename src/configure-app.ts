@@ -16,7 +16,7 @@ import { APP_CONFIG } from './config/config.module.js';
 import { medicamentosSettings } from './medicamentos/medicamentos.slice.js';
 import { setupOpenApi } from './openapi/setup-openapi.js';
 
-/** SPEC 1: bodies over 100 kB are refused with 413. */
+/** Contract §1: bodies over 100 kB are refused with 413. */
 export const BODY_LIMIT = '100kb';
 
 /**

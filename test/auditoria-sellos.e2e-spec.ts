@@ -13,7 +13,7 @@ const write = async (q: QueryRunner | DataSource): Promise<string> => {
 
 /**
  * Sealing while events commit in another order than their ids were drawn, and two sealers
- * at once (SPEC 8: one chain, no event lost or sealed twice, no global lock on writers).
+ * at once (contract §8: one chain, no event lost or sealed twice, no global lock on writers).
  * A seal only covers transactions below the cluster's oldest running one, and on a shared
  * server that may be another database's: so what must be sealed is waited for, and only what
  * must NOT be sealed is asserted at once.

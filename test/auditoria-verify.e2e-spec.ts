@@ -12,7 +12,7 @@ const REHASH = `hash = sha256(convert_to(auditoria_texto_evento(e), 'UTF8'))`;
 /**
  * `auditoria verificar` (run as the operator runs it) on a clean log and after a forger with
  * superuser rights (triggers off) altered, deleted or inserted a sealed event, re-hashed one,
- * or altered a seal; and `auditoria purgar` (SPEC 8). Each forgery is undone afterwards.
+ * or altered a seal; and `auditoria purgar` (contract §8). Each forgery is undone afterwards.
  */
 describe('event log: verify and purge', () => {
   let db: AuditDatabase;

@@ -7,7 +7,7 @@ const client = '0b5c7a4e-1111-4222-8333-444455556666';
 const cuir = '10001000100000001000000000000000000000042';
 
 /**
- * The event log's writer, its append-only tables, and the service's sealer (SPEC 8). Sealing
+ * The event log's writer, its append-only tables, and the service's sealer (contract §8). Sealing
  * under concurrent writers and sealers: auditoria-sellos.e2e-spec.ts; verify's tamper cases
  * and the purge: auditoria-verify.e2e-spec.ts.
  */

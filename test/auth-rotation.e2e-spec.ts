@@ -4,7 +4,7 @@ import { createClient, TestClient } from './support/clients.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /**
- * SPEC 2: a client may hold two valid secrets during a rotation. The secret `clients rotate`
+ * Contract §2: a client may hold two valid secrets during a rotation. The secret `clients rotate`
  * prints must work on the very next request, although the running service holds the client's
  * row in its credential cache (here for a minute, so any wait would show).
  */

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 let seq = 0;
 /**
  * A fresh groupId every time: these tests use generation to probe authentication, and a CUIR
- * belongs to the first client it was issued to (SPEC 3), so a fixed one would answer 409.
+ * belongs to the first client it was issued to (contract §3), so a fixed one would answer 409.
  */
 const cuirBody = () => ({
   groupId: `${Date.now()}${process.pid}${++seq}`.padStart(25, '0').slice(-25),

@@ -9,7 +9,7 @@ import { startTestApp, TestApp } from './support/test-app.js';
 let seq = 0;
 const freshGroupId = () => `${Date.now()}${process.pid}${++seq}`.padStart(25, '7').slice(-25);
 
-/** SPEC 3 (revised): each client's own CUIR platform id, and CUIRs owned by their first issuee. */
+/** Contract §3: each client's own CUIR platform id, and CUIRs owned by their first issuee. */
 describe('CUIR ownership per client', () => {
   let t: TestApp;
   let a: TestClient;

@@ -12,7 +12,7 @@ import {
 import { newCuir, register, registrationBody } from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
-/** Reservation, dispensation and reversal (SPEC 7) over real HTTP and PostgreSQL. */
+/** Reservation, dispensation and reversal (contract §7) over real HTTP and PostgreSQL. */
 describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
   let t: TestApp;
   let db: DataSource;

@@ -14,7 +14,7 @@ const binary = (req: request.Test) =>
     res.on('end', () => done(null, Buffer.concat(chunks)));
   });
 
-describe('GET /v1/recetas/{id}/documento: the printable prescription (SPEC 8)', () => {
+describe('GET /v1/recetas/{id}/documento: the printable prescription (contract §8)', () => {
   let t: TestApp;
   let owner: TestClient;
   let other: TestClient;

@@ -13,7 +13,7 @@ interface Evento {
   request_id: string | null;
 }
 
-describe('GET /v1/recetas/{id}/eventos: the event log of a prescription (SPEC 8)', () => {
+describe('GET /v1/recetas/{id}/eventos: the event log of a prescription (contract §8)', () => {
   let t: TestApp;
   let owner: TestClient;
   let pharmacy: TestClient;

@@ -2,7 +2,7 @@ import request, { Response } from 'supertest';
 import { createClient, TestClient } from './support/clients.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
-/** SPEC 1's response headers, on every kind of answer, and methods no route takes. */
+/** Contract §1's response headers, on every kind of answer, and methods no route takes. */
 describe('response headers and methods', () => {
   let t: TestApp;
   let c: TestClient;

@@ -15,7 +15,7 @@ const operations = (doc: Json) =>
   Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
     METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })),
   );
-/** Operations a citizen calls with a Mi Argentina token (SPEC 8), not a client's API key. */
+/** Operations a citizen calls with a Mi Argentina token (contract §8), not a client's API key. */
 const citizenOnly = (doc: Json, op: Json) =>
   (op.security ?? doc.security).every((r: Json) => Object.keys(r).join() === 'MiArgentina');
 const deref = (doc: Json, x: Json) =>

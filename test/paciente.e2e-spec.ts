@@ -14,7 +14,7 @@ import { createClient, TestClient } from './support/clients.js';
 import { newCuir, register, registrationBody } from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
-/** The fixture patient (SPEC 8): Ana María Fernández, DNI 30111222. */
+/** The fixture patient (contract §8): Ana María Fernández, DNI 30111222. */
 const ANA = '27301112225';
 /** A valid CUIL of another citizen (DNI 25111222). */
 const OTHER = `20${'25111222'}${cuitCheckDigit(`20${'25111222'}`)}`;
@@ -24,7 +24,7 @@ const paciente = (t: TestApp, path: string, token?: string) => {
   return token === undefined ? r : r.set('Authorization', `Bearer ${token}`);
 };
 
-describe("the patient's access with the sandbox as Mi Argentina (SPEC 8)", () => {
+describe("the patient's access with the sandbox as Mi Argentina (contract §8)", () => {
   let t: TestApp;
   let owner: TestClient;
   let cuir: string;
@@ -111,7 +111,7 @@ describe("the patient's access with the sandbox as Mi Argentina (SPEC 8)", () =>
   });
 });
 
-describe("the patient's token is checked strictly (SPEC 8)", () => {
+describe("the patient's token is checked strictly (contract §8)", () => {
   const f = citizenTokenFixture();
   let t: TestApp;
   let cuir: string;

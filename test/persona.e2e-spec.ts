@@ -77,7 +77,7 @@ describe('POST /v1/persona/verificar', () => {
   });
 
   it("keeps that cache per client: B's first lookup of a citizen A verified calls RENAPER", async () => {
-    // SPEC 3: one tenant must not learn from timing which citizens another looked up.
+    // Contract §3: one tenant must not learn from timing which citizens another looked up.
     const other = await createClient(t, { scopes: ['persona:read'] });
     await verify({ documento: '30111222' }).expect(200);
     const before = await renaperCalls();

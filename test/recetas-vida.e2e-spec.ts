@@ -15,7 +15,7 @@ interface Pointer {
   anulaciones: number;
 }
 
-/** A prescription's life (SPEC 7): its validity window and its cancellation, over real HTTP. */
+/** A prescription's life (contract §7): its validity window and its cancellation, over real HTTP. */
 describe("a prescription's life: validity and cancellation", () => {
   let t: TestApp;
   let db: DataSource;

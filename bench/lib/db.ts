@@ -119,7 +119,7 @@ export async function seedRecetas(
   groupDigit: number,
 ): Promise<number> {
   const started = performance.now();
-  // The prescription's life (SPEC 7) adds a validity window, NOT NULL: filled as its migration
+  // The prescription's life (contract §7) adds a validity window, NOT NULL: filled as its migration
   // fills existing rows (the Argentina date of fecha_creacion, 30 days for a medicine).
   const vigencia = (
     await pool.query(

@@ -133,7 +133,7 @@ export function verificar(headers: Record<string, string>): RequestFactory {
   });
 }
 
-/** GET /v1/recetas/verificar/{cuir} (SPEC 3), a CUIR from `next` each time. */
+/** GET /v1/recetas/verificar/{cuir} (contract §3), a CUIR from `next` each time. */
 export function verificarCuir(headers: Record<string, string>, next: () => string): RequestFactory {
   return () => ({ method: 'GET', path: `/v1/recetas/verificar/${next()}`, headers });
 }
@@ -152,7 +152,7 @@ export function validCuit(prefix = '30', body = 71234567): string {
 }
 
 /**
- * POST /v1/dispensas (SPEC 7): dispenses item 1 (all its units) of the prescription `next`
+ * POST /v1/dispensas (contract §7): dispenses item 1 (all its units) of the prescription `next`
  * gives, as a pharmacy with a valid CUIT.
  */
 export function dispensar(headers: Record<string, string>, next: () => string): RequestFactory {
@@ -170,7 +170,7 @@ export function dispensar(headers: Record<string, string>, next: () => string): 
   });
 }
 
-/** GET /v1/recetas/{id}/documento (SPEC 8): the PDFs of `ids`, in rotation. */
+/** GET /v1/recetas/{id}/documento (contract §8): the PDFs of `ids`, in rotation. */
 export function documento(headers: Record<string, string>, ids: string[]): RequestFactory {
   let n = 0;
   return () => ({ method: 'GET', path: `/v1/recetas/${ids[n++ % ids.length]}/documento`, headers });

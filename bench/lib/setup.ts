@@ -50,7 +50,7 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
     RENAPER_BASE_URL: sandboxUrl,
     CATALOGO_BASE_URL: sandboxUrl,
     MINISTERIO_BASE_URL: sandboxUrl,
-    // The patient's routes (SPEC 8) with the sandbox as the Mi Argentina issuer.
+    // The patient's routes (contract §8) with the sandbox as the Mi Argentina issuer.
     PACIENTE_JWKS_URL: `${sandboxUrl}/__sandbox/mi-argentina/jwks.json`,
     PACIENTE_JWT_ISSUER: `${sandboxUrl}/__sandbox/mi-argentina`,
     PACIENTE_JWT_AUDIENCE: 'prescription-registry',

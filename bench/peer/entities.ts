@@ -12,7 +12,7 @@ import {
 } from 'typeorm';
 
 /**
- * Whether the schema has the prescription's validity window (SPEC 7, NOT NULL once its migration
+ * Whether the schema has the prescription's validity window (contract §7, NOT NULL once its migration
  * ran): main.ts looks before the entities load, so the columns are mapped only where they exist.
  */
 const VIGENCIA = process.env.PEER_SCHEMA_VIGENCIA === '1';

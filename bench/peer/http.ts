@@ -1,4 +1,4 @@
-/** The answers' envelope (SPEC 1) the way Nest's docs teach: an interceptor and a filter. */
+/** The answers' envelope (contract §1) the way Nest's docs teach: an interceptor and a filter. */
 import { randomUUID } from 'node:crypto';
 import {
   ArgumentsHost,

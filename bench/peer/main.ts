@@ -19,7 +19,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
 import { EnvelopeInterceptor, HttpErrorFilter, validationFailed } from './http.js';
 
-/** Whether `recetas` has the validity window yet (SPEC 7's migration, on another branch now). */
+/** Whether `recetas` has the validity window yet (contract §7's migration, on another branch now). */
 async function schemaHasVigencia(): Promise<boolean> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();

@@ -177,7 +177,7 @@ export class RecetasService {
 }
 
 /**
- * The validity window (SPEC 7) from the issue date: its date in Argentina time (UTC−03:00), 30
+ * The validity window (contract §7) from the issue date: its date in Argentina time (UTC−03:00), 30
  * days for a medicine (CUIR type 01), 60 for the rest.
  */
 function validity(dto: RegistrarRecetaDto): { vigencia_desde: string; vigencia_hasta: string } {

@@ -91,7 +91,7 @@ export async function probe(
 }
 
 /**
- * POST /v1/dispensas (SPEC 7), each request dispensing item 1 of a fresh prescription, as a
+ * POST /v1/dispensas (contract §7), each request dispensing item 1 of a fresh prescription, as a
  * client with every scope (dispensas:write included): a short max run on every runtime, then
  * each at half its own max (issue 21's p99 target) and at 200 req/s (issue 18's). Skipped, with the reason, while the route is missing.
  */

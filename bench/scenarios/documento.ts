@@ -28,7 +28,7 @@ export async function registerSome(url: string, headers: Record<string, string>,
 }
 
 /**
- * GET /v1/recetas/{id}/documento (SPEC 8) as the owner: prescriptions registered through the
+ * GET /v1/recetas/{id}/documento (contract §8) as the owner: prescriptions registered through the
  * service first, then their PDFs in rotation: a short max run (context) and a fixed run at
  * 20 req/s on every runtime (issue 19's p99 target).
  */

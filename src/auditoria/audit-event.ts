@@ -1,5 +1,5 @@
 /**
- * The kinds of event SPEC 8 lists. The column is open text with a format CHECK (lower-case
+ * The kinds of event contract §8 lists. The column is open text with a format CHECK (lower-case
  * word), so a new kind needs no migration; these are the names to use for the listed ones.
  */
 export const AUDIT_TIPOS = [
@@ -16,7 +16,7 @@ export const AUDIT_TIPOS = [
 
 export type AuditTipo = (typeof AUDIT_TIPOS)[number];
 
-/** The actor of a patient's own access (SPEC 8); any other actor is an API client's id. */
+/** The actor of a patient's own access (contract §8); any other actor is an API client's id. */
 export const ACTOR_PACIENTE = 'paciente';
 
 /** One event as the caller describes it. No personal data: only the CUIR and ids. */

@@ -9,7 +9,7 @@ import { AuditSealEntity } from './entities/audit-seal.entity.js';
 import { SellosRepository } from './sellos.repository.js';
 
 /**
- * The sealed event log (SPEC 8): the writer other modules call, and the sealer that runs in
+ * The sealed event log (contract §8): the writer other modules call, and the sealer that runs in
  * every instance. Verify and purge are operator commands (src/cli/auditoria.command.ts).
  */
 @Module({

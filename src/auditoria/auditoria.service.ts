@@ -13,7 +13,7 @@ export interface EventosPage {
 }
 
 /**
- * The event log of SPEC 8, as the other modules use it: each action writes its event in its
+ * The event log of contract §8, as the other modules use it: each action writes its event in its
  * own transaction (so the event exists exactly when the action does), refused actions too.
  * Writing never waits for anything: the chain is built later by the sealer.
  */

@@ -17,7 +17,7 @@ export const auditoriaSettings = defineSettings('auditoria', AuditoriaVariables,
 
 export type AuditoriaSettings = SettingsOf<typeof auditoriaSettings>;
 
-/** The sealed event log (SPEC 8). */
+/** The sealed event log (contract §8). */
 export const auditoriaSlice: ModuleSlice = {
   name: 'auditoria',
   settings: [auditoriaSettings],

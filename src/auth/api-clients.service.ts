@@ -70,7 +70,7 @@ export function parseScopes(list: string): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/** The issuance rules of SPEC 2: create, list, update, rotate, revoke (the credentials tool). */
+/** The issuance rules of contract §2: create, list, update, rotate, revoke (the credentials tool). */
 @Injectable()
 export class ApiClientsService {
   private readonly webhookBox: SecretBox;

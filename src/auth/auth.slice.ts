@@ -2,7 +2,7 @@ import type { ModuleSlice } from '../common/module-slice.js';
 import { authSettings } from './auth.settings.js';
 import { ApiClients1763800001000 } from './migrations/1763800001000-ApiClients.js';
 
-/** API clients, credentials, scopes checking and rate limits (SPEC 2). */
+/** API clients, credentials, scopes checking and rate limits (contract §2). */
 export const authSlice: ModuleSlice = {
   name: 'auth',
   settings: [authSettings],

@@ -17,7 +17,7 @@ import type { AuthSettings } from './auth.settings.js';
 const WINDOW_SECONDS = 60;
 
 /**
- * Per-client rate limit (SPEC 2), after the AuthGuard: every request of a client counts
+ * Per-client rate limit (contract §2), after the AuthGuard: every request of a client counts
  * against its own per-minute budget across all endpoints; over it, 429 RATE_LIMITED with
  * Retry-After. Counters live in memory (one instance) or in PostgreSQL (RATE_LIMIT_STORE=
  * postgres, shared by all instances, with an in-memory fallback if the database errs).

@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { openCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
-/** `auditoria verificar | sellar | purgar`: the event log's operator commands (SPEC 8). */
+/** `auditoria verificar | sellar | purgar`: the event log's operator commands (contract §8). */
 export function auditoriaCommand(config: AppConfig, out: Output): Command {
   const withSellos = async <T>(fn: (sellos: SellosRepository) => Promise<T>): Promise<T> => {
     const db = await openCliDatabase(config, []);
@@ -19,7 +19,9 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
       await db.close();
     }
   };
-  const auditoria = new Command('auditoria').description('the sealed event log (SPEC 8)');
+  const auditoria = new Command('auditoria').description(
+    'the sealed event log (docs/contract.md §8)',
+  );
   auditoria
     .command('verificar')
     .description(

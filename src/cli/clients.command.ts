@@ -64,7 +64,7 @@ const withSettingsFlags = (cmd: Command) =>
     )
     .option('--json', 'print one JSON object on stdout');
 
-/** `clients …`: the credentials tool of SPEC 2. `run` supplies the service on an open database. */
+/** `clients …`: the credentials tool of contract §2. `run` supplies the service on an open database. */
 export function clientsCommand(
   run: (fn: (svc: ApiClientsService) => Promise<unknown>) => Promise<void>,
   out: Output,

@@ -106,7 +106,7 @@ export function typeSubtype(
 /**
  * Validates every component's own format and, when asked, the type/subtype compatibility.
  * Generation uses it with the client's "local rules" setting: off, any 2-digit
- * medicationType is accepted with a known prescription type (SPEC §3).
+ * medicationType is accepted with a known prescription type (contract §3).
  */
 export function validateComponents(
   c: Partial<CuirComponents>,
@@ -194,7 +194,7 @@ function layoutFieldAt(index: number): CuirComponentField | undefined {
 
 /**
  * Parses and structurally validates a CUIR: 41 ASCII digits, a known jurisdiction, a known
- * prescription type and a subtype from that type's table (what registration requires, SPEC §3).
+ * prescription type and a subtype from that type's table (what registration requires, contract §3).
  */
 export function parseCuir(s: string): CuirParseResult {
   if (typeof s !== 'string') {

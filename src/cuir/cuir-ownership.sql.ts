@@ -1,7 +1,7 @@
 import type { GuardStatement } from '../common/sql/sql-params.js';
 
 /**
- * The ledger half of CUIR ownership (SPEC 3) as a guard for the statement that registers the
+ * The ledger half of CUIR ownership (contract §3) as a guard for the statement that registers the
  * CUIR: a row when the CUIR was first issued to another client, so the registration writes
  * nothing and answers 422 CUIR_NOT_OWNED — in its own statement, at no extra round trip. Part
  * of the surface bench/ may read.

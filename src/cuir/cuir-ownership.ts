@@ -1,5 +1,5 @@
 /**
- * Which CUIRs a client may register (SPEC 3, revised): its platform digits must be the
+ * Which CUIRs a client may register (contract §3): its platform digits must be the
  * client's prescribing-platform id and its repository digits this service's. Pure: the
  * ledger half of the rule (not issued to another client) is cuir-ownership.sql.ts's guard.
  */

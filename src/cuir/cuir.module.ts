@@ -6,7 +6,7 @@ import { CuirOwnerEntity } from './entities/cuir-owner.entity.js';
 import { IssuedCuirEntity } from './entities/issued-cuir.entity.js';
 import { IssuedCuirsRepository } from './issued-cuirs.repository.js';
 
-/** CUIR generation, ownership and the issued-CUIR ledger (SPEC 3). */
+/** CUIR generation, ownership and the issued-CUIR ledger (contract §3). */
 @Module({
   imports: [TypeOrmModule.forFeature([IssuedCuirEntity, CuirOwnerEntity])],
   controllers: [CuirController],

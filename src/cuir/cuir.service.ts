@@ -17,7 +17,7 @@ const REQUEST_FIELD: Record<string, string> = { jurisdiction: 'state' };
 const alreadyIssued = (message: string) => new DomainError('CUIR_ALREADY_ISSUED', message);
 
 /**
- * Checked before the duplicate check (SPEC 3): another client's CUIR gets this answer whether
+ * Checked before the duplicate check (contract §3): another client's CUIR gets this answer whether
  * or not its owner has registered it yet, so the answer tells nothing about registrations.
  */
 const notOwned = (issue: string) =>
@@ -26,7 +26,7 @@ const notOwned = (issue: string) =>
   ]);
 
 /**
- * CUIR generation and ownership (SPEC 3): format from the pure module, policies per client,
+ * CUIR generation and ownership (contract §3): format from the pure module, policies per client,
  * the ledger. A client's CUIRs carry its own platform id (or CUIR_PLATFORM_ID), and a CUIR
  * belongs to the client it was first issued to.
  */

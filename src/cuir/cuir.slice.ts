@@ -35,7 +35,7 @@ export const cuirSettings = defineSettings('cuir', CuirVariables, (v) => ({
 
 export type CuirSettings = SettingsOf<typeof cuirSettings>;
 
-/** CUIR generation and its ledger (SPEC 3). */
+/** CUIR generation and its ledger (contract §3). */
 export const cuirSlice: ModuleSlice = {
   name: 'cuir',
   scopes: CUIR_SCOPES,

@@ -20,7 +20,7 @@ import { enJuego } from './reservas.service.js';
 import { ReservasRepository } from './reservas.repository.js';
 
 /**
- * Dispensation (SPEC 7): under the prescription's row lock, every rule is checked against the
+ * Dispensation (contract §7): under the prescription's row lock, every rule is checked against the
  * request as a whole (one bad item: nothing is written), then the dispensation, its items, the
  * caller's reservation consumed and the event log entry are written by one statement, and
  * commit with the owner's webhook.

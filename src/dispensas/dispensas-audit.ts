@@ -19,7 +19,7 @@ export interface DispensaEvent {
 }
 
 /**
- * The event log (SPEC 8) for reservations, releases, dispensations and reversals: `ok` is
+ * The event log (contract §8) for reservations, releases, dispensations and reversals: `ok` is
  * written inside the action's transaction (it exists exactly when the action does); a refusal
  * (any 4xx) on its own after the rollback, and a failure to write it never hides the refusal.
  */

@@ -19,7 +19,7 @@ import { ReservasRepository } from './reservas.repository.js';
 import { ReservasService } from './reservas.service.js';
 
 /**
- * Reservation, dispensation and reversal of prescriptions by dispensers (SPEC 7). It reaches
+ * Reservation, dispensation and reversal of prescriptions by dispensers (contract §7). It reaches
  * prescriptions through RecetasService (their row lock, their life) and tells their owners
  * through RecetaEventsService.
  *

@@ -17,7 +17,7 @@ import type { DispensaEntity } from './entities/dispensa.entity.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A dispenser's own dispensations: reading one, and reversing it (SPEC 7) within
+ * A dispenser's own dispensations: reading one, and reversing it (contract §7) within
  * DISPENSA_REVERSION_HORAS of when it was recorded, under the prescription's row lock. Another
  * client's dispensation answers exactly like a missing one.
  */

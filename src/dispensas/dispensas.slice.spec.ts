@@ -13,7 +13,7 @@ const problems = (env: Record<string, string>): string[] => {
   }
 };
 
-describe("the prescription's life settings (SPEC 7)", () => {
+describe("the prescription's life settings (contract §7)", () => {
   it('default to 10 minutes, 24 hours, 30 and 60 days', () => {
     const c = loadAppConfig({});
     expect(c.settings(dispensasSettings)).toEqual({ reservaMinutos: 10, reversionHoras: 24 });

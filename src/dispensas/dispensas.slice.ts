@@ -9,7 +9,7 @@ export const DISPENSAS_SCOPES = defineScopes({
   'dispensas:write': 'dispensers: reserve, dispense, reverse',
 });
 
-/** SPEC 1's codes of the dispensation (RECETA_DISPENSADA and RECETA_RESERVADA also in recetas). */
+/** Contract §1's codes of the dispensation (RECETA_DISPENSADA and RECETA_RESERVADA also in recetas). */
 export const DISPENSAS_ERRORS = defineErrorCodes({
   RECETA_ANULADA: 409,
   RECETA_DISPENSADA: 409,
@@ -40,7 +40,7 @@ export const dispensasSettings = defineSettings('dispensas', DispensasVariables,
 }));
 export type DispensasSettings = SettingsOf<typeof dispensasSettings>;
 
-/** Reservation, dispensation and reversal of prescriptions by dispensers (SPEC 7). */
+/** Reservation, dispensation and reversal of prescriptions by dispensers (contract §7). */
 export const dispensasSlice: ModuleSlice = {
   name: 'dispensas',
   scopes: DISPENSAS_SCOPES,

@@ -28,7 +28,7 @@ const pedido = (fecha = '2026-11-30T10:00:00-03:00') => ({
 const refusal = (e: DomainError | null) =>
   e && { code: e.code, details: e.details?.map((d) => `${d.field}: ${d.issue}`) };
 
-describe('dispensation rules (SPEC 7), in order, all or nothing', () => {
+describe('dispensation rules (contract §7), in order, all or nothing', () => {
   it('accepts items within the prescription, partial quantities included', () => {
     expect(dispensaProblem(receta(), pedido(), [{ item: 1, cantidad: 1 }])).toBeNull();
     expect(
@@ -127,7 +127,7 @@ describe('dispensation rules (SPEC 7), in order, all or nothing', () => {
   });
 });
 
-describe('reservation rules (SPEC 7)', () => {
+describe('reservation rules (contract §7)', () => {
   it('may reserve within the window; the holder may ask again', () => {
     expect(reservaProblem(receta(), ME, hoy)).toBeNull();
     expect(

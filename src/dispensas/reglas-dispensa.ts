@@ -2,8 +2,8 @@ import { DomainError, validationFailed } from '../common/errors/domain-error.js'
 import type { ErrorDetail } from '../common/errors/error-codes.js';
 
 /**
- * SPEC 7's rules of reservation and dispensation as pure functions over what the prescription's
- * row lock protects: each returns the refusal (the first rule broken, in the SPEC's order), or
+ * Contract §7's rules of reservation and dispensation as pure functions over what the prescription's
+ * row lock protects: each returns the refusal (the first rule broken, in the contract's order), or
  * null when the action may proceed.
  */
 
@@ -57,7 +57,7 @@ export function reservaProblem(
 }
 
 /**
- * Dispensing, all or nothing, in SPEC 7's order: cancelled (409), another's live reservation
+ * Dispensing, all or nothing, in contract §7's order: cancelled (409), another's live reservation
  * (409), fecha_dispensa before the issue (400), outside the window (422) — the dispensation's
  * date in Argentina time must fall in it, and a prescription past its window (VENCIDA today)
  * takes none —, an item beyond the prescription's (400), more units than prescribed (422), an

@@ -29,7 +29,7 @@ export function enJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {
 }
 
 /**
- * Reservations (SPEC 7): a dispenser holds a prescription while it checks stock with the
+ * Reservations (contract §7): a dispenser holds a prescription while it checks stock with the
  * patient. Made and released under the prescription's row lock; a reservation lapses by its
  * time alone, with no job.
  */

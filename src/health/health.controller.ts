@@ -93,7 +93,7 @@ export class HealthController {
     try {
       return await this.health.check([
         (): Promise<HealthIndicatorResult> => this.db.ping(),
-        // Registries are reported, never fatal (SPEC 6): an open breaker still answers 'up'.
+        // Registries are reported, never fatal (contract §6): an open breaker still answers 'up'.
         (): HealthIndicatorResult => ({
           registries: { status: 'up', ...this.resilience.states() },
         }),

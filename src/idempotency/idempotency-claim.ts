@@ -18,7 +18,7 @@ export interface StoredOutcome {
  * the write costs one round trip. A duplicate that reaches the database while that statement
  * runs waits for it and is answered with the replay. Before the handler waits on anything slow
  * (see common/http/slow-work.ts) the interceptor holds the key (`hold()`): it is written as in
- * progress at once, so a duplicate meanwhile gets 409 IDEMPOTENCY_KEY_IN_PROGRESS (SPEC 3). On
+ * progress at once, so a duplicate meanwhile gets 409 IDEMPOTENCY_KEY_IN_PROGRESS (contract §3). On
  * any other route the interceptor holds the key before the handler runs.
  */
 export class IdempotencyClaim {

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** An Idempotency-Key of one client, with the answer it got (SPEC 3; `idempotency_keys`). */
+/** An Idempotency-Key of one client, with the answer it got (contract §3; `idempotency_keys`). */
 @Entity('idempotency_keys')
 export class IdempotencyKeyEntity {
   @PrimaryColumn('uuid', { name: 'client_id' }) clientId: string;

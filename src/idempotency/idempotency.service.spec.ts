@@ -22,7 +22,7 @@ const codeOf = (p: Promise<unknown>) =>
     (err: unknown) => (err instanceof DomainError ? err.code : String(err)),
   );
 
-describe('Idempotency-Key outcomes (SPEC 3), without the app', () => {
+describe('Idempotency-Key outcomes (contract §3), without the app', () => {
   it('a new key is this request’s; the same request later gets the stored answer', async () => {
     const { service } = await setup();
     expect(await service.begin(CLIENT, KEY, 'h1')).toBeNull();

@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
 /**
- * The Idempotency-Key rules of SPEC 3, for any POST: keyed by (client, key), compared by a
+ * The Idempotency-Key rules of contract §3, for any POST: keyed by (client, key), compared by a
  * canonical request hash, an in-flight marker with a lease (a crashed request frees its key
  * when the lease runs out), replay of stored 2xx/4xx answers byte for byte, 5xx never
  * stored, keys kept 24 h.

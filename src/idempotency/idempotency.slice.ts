@@ -2,7 +2,7 @@ import type { ModuleSlice } from '../common/module-slice.js';
 import { IdempotencyAnswerBytes1763900000000 } from './migrations/1763900000000-IdempotencyAnswerBytes.js';
 
 /**
- * Idempotency-Key support for any POST (SPEC 3). Its table was created by the recetas
+ * Idempotency-Key support for any POST (contract §3). Its table was created by the recetas
  * migration (committed migrations are never split); later changes live here.
  */
 export const idempotencySlice: ModuleSlice = {

@@ -7,7 +7,7 @@ import type { SqlParams } from '../common/sql/sql-params.js';
 
 /** Longer than any request may run (REQUEST_TIMEOUT_MS), so a live request keeps its key. */
 export const KEY_LEASE_SECONDS = 60;
-/** How long a key and its answer are kept (SPEC 3). */
+/** How long a key and its answer are kept (contract §3). */
 export const KEY_TTL_HOURS = 24;
 
 /** What a gate needs to know of the key it settles. */

@@ -4,7 +4,7 @@ import { escapeLike } from './search-text.js';
 export { normalizeSearchText } from './search-text.js';
 
 /**
- * The catalogue search's SQL and parameters (SPEC 3, buscar). Part of the surface bench/ may
+ * The catalogue search's SQL and parameters (contract §3, buscar). Part of the surface bench/ may
  * read: its EXPLAINs run this same statement.
  */
 

@@ -26,7 +26,7 @@ export type StoredMedicamento = Pick<
 export type MedicamentoItem = Record<string, string | boolean>;
 
 /**
- * The mapping from the upstream's fields to the API's (SPEC 3; the seed names the fields but
+ * The mapping from the upstream's fields to the API's (contract §3; the seed names the fields but
  * not their source):
  *   code             ← codigo
  *   nombre           ← nombre_comercial (the brand: "IBUPIRAC 600")

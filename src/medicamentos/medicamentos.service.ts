@@ -21,7 +21,7 @@ export interface MedicamentosPage {
 }
 
 /**
- * Catalogue search (SPEC 3), served from the local mirror only: an upstream outage never
+ * Catalogue search (contract §3), served from the local mirror only: an upstream outage never
  * touches it, except when the mirror is still empty, where a sync is tried first.
  */
 /** The search cache's budget, in catalogue rows (see the constructor). */

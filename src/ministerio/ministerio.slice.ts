@@ -15,5 +15,5 @@ export const ministerioSettings = defineSettings('ministerio', MinisterioVariabl
 
 export type MinisterioSettings = SettingsOf<typeof ministerioSettings>;
 
-/** The ministry's pointer API: the port and its HTTP adapter (SPEC 4). */
+/** The ministry's pointer API: the port and its HTTP adapter (contract §4). */
 export const ministerioSlice: ModuleSlice = { name: 'ministerio', settings: [ministerioSettings] };

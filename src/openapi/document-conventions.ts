@@ -175,7 +175,7 @@ function completeResponse(
     EVERY_ANSWER_HEADERS.map((h) => [h, headerRef(h)]),
   );
   const success = status >= 200 && status < 300;
-  // SPEC 1: nosniff on every answer, no-store on every /v1 answer (errors included).
+  // Contract §1: nosniff on every answer, no-store on every /v1 answer (errors included).
   headers['X-Content-Type-Options'] = { ...HEADERS['X-Content-Type-Options'], required: true };
   if (on.api) headers['Cache-Control'] = { ...HEADERS['Cache-Control'], required: true };
   if (on.api) Object.assign(headers, rateLimitHeaders(success && on.keyed));
@@ -188,7 +188,7 @@ function completeResponse(
   response.headers = { ...headers, ...response.headers };
 
   if (status >= 400) {
-    // SPEC 1: every error the service emits is the error envelope.
+    // Contract §1: every error the service emits is the error envelope.
     const example = response.content?.['application/json']?.example as unknown;
     response.content = {
       'application/json': {

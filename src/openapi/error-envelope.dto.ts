@@ -20,7 +20,7 @@ export class ErrorBodyDto {
   details?: ErrorDetailDto[];
 }
 
-/** The error envelope of SPEC 1, returned for every error the service emits. */
+/** The error envelope of contract §1, returned for every error the service emits. */
 export class ErrorEnvelopeDto {
   @ApiProperty({ example: false })
   success: false;

@@ -15,7 +15,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /v1/profesional/verificar': 'verificarProfesional',
   'POST /v1/persona/verificar': 'verificarPersona',
   'GET /v1/medicamentos/buscar': 'buscarMedicamentos',
-  // SPEC 7 and 8, for when those routes land under these paths.
+  // Contract §7 and §8, for when those routes land under these paths.
   'POST /v1/recetas/{id_transaccion}/anular': 'anularReceta',
   'GET /v1/recetas/{id_transaccion}/eventos': 'listarEventosReceta',
   'GET /v1/recetas/{id_transaccion}/documento': 'descargarDocumentoReceta',

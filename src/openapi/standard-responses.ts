@@ -43,11 +43,11 @@ export const HEADERS: Record<string, HeaderObject> = {
   },
   'Cache-Control': {
     description:
-      '`no-store` on every answer holding personal or prescription data: no cache, proxy or browser may keep it (SPEC 1).',
+      '`no-store` on every answer holding personal or prescription data: no cache, proxy or browser may keep it.',
     schema: { type: 'string', maxLength: 200, example: 'no-store' },
   },
   'X-Content-Type-Options': {
-    description: '`nosniff`: the declared Content-Type is authoritative (SPEC 1).',
+    description: '`nosniff`, on every answer: the declared Content-Type is authoritative.',
     schema: { type: 'string', enum: ['nosniff'] },
   },
   Allow: {

@@ -22,12 +22,12 @@ const TAGS: TagObject[] = [
   {
     name: 'dispensas',
     description:
-      'Dispensers: reserving a prescription, recording its dispensation, reversing it (SPEC 7).',
+      'Dispensers: reserving a prescription, recording its dispensation, reversing it within DISPENSA_REVERSION_HORAS.',
   },
   {
     name: 'paciente',
     description:
-      "The citizen's own access by a Mi Argentina token (SPEC 8): a prescription by its CUIR and its printable document.",
+      "The citizen's own access by a Mi Argentina token (Authorization: Bearer, never API keys): a prescription by its CUIR and its printable document.",
   },
   {
     name: 'operations',

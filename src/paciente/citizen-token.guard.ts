@@ -15,7 +15,7 @@ export interface RequestWithCitizen extends RequestWithContext {
 }
 
 /**
- * The patient routes' credential (SPEC 8): a Mi Argentina token in `Authorization: Bearer`,
+ * The patient routes' credential (contract §8): a Mi Argentina token in `Authorization: Bearer`,
  * verified against the issuer's key set. API keys mean nothing here: without a valid token the
  * answer is 401 whatever else the request carries. Every refusal is one answer; its reason is
  * logged (the exception filter logs 5xx only).

@@ -11,7 +11,7 @@ import {
 } from '../../test/support/citizen-tokens.js';
 import { bearerToken } from './citizen-token.verifier.js';
 
-// What the token must be (SPEC 8). The key set's fetching, caching and failures are in
+// What the token must be (contract §8). The key set's fetching, caching and failures are in
 // citizen-key-set.spec.ts.
 const fx = citizenTokenFixture();
 const { verifier, claims, sign, nowS } = fx;

@@ -1,6 +1,6 @@
 /**
  * Verifies a citizen's token from the national identity provider (Mi Argentina) for the
- * patient's access (SPEC 8) and returns its `cuil` claim.
+ * patient's access (contract §8) and returns its `cuil` claim.
  *
  * Accepted only when: signed RS256 or RS512 by a key of the issuer's JWKS; `iss` and `aud` as
  * configured; `exp` in the future and `iat` present and not in the future; `exp − iat` at most
@@ -9,12 +9,12 @@
  * rides on the error's `cause` (a CitizenTokenRejected) for the logs, never in the response.
  *
  * What the verifier does NOT decide: whether the `cuil` is well formed (11 digits, check digit)
- * or matches the prescription. SPEC 8 makes those a 404 with the same body as an unknown CUIR,
+ * or matches the prescription. Contract §8 makes those a 404 with the same body as an unknown CUIR,
  * so the endpoint checks them (cuil.ts: isValidCuil, cuilMatchesDocumento) and the verifier
  * returns the claim as signed.
  *
  * The issuer's key set being unobtainable (down, timing out, answering nonsense) is 500
- * UPSTREAM_UNAVAILABLE, not 401: SPEC 1 answers every failed external system that way; a 401
+ * UPSTREAM_UNAVAILABLE, not 401: contract §1 answers every failed external system that way; a 401
  * would tell the patient's app that a perfectly good token is bad (sending the user round a
  * login loop that cannot help) and would hide an outage from 5xx alerting. A stale key set keeps
  * serving for a while first (citizen-key-set.ts), so only a long or cold outage shows.

@@ -55,7 +55,7 @@ export function isValidCuil(s: unknown): s is string {
 }
 
 /**
- * The DNI inside a CUIL: its middle 8 digits, as SPEC 8 says (zero-padded: 20-05123456-x holds
+ * The DNI inside a CUIL: its middle 8 digits, as contract §8 says (zero-padded: 20-05123456-x holds
  * "05123456"). Undefined when `cuil` is not a valid CUIL.
  */
 export function dniFromCuil(cuil: string): string | undefined {

@@ -8,7 +8,7 @@ import { ApiErrors } from '../openapi/api-responses.js';
 import { pdfAnswer, PDF_RESPONSE } from './pdf-answer.js';
 import { PacienteService } from './paciente.service.js';
 
-/** The printable prescription for the platform that registered it (SPEC 8). */
+/** The printable prescription for the platform that registered it (contract §8). */
 @ApiTags('recetas')
 @Controller('v1/recetas')
 export class DocumentoController {

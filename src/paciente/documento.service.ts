@@ -10,7 +10,7 @@ import { pdfFonts } from './pdf/pdf-fonts.js';
 import { renderRecetaPdf } from './receta-pdf.js';
 import { jurisdiccionOf, verificationUrl } from './receta-pdf-view.js';
 
-/** The printable prescription (SPEC 8): one A4 page, rendered on request from its data. */
+/** The printable prescription (contract §8): one A4 page, rendered on request from its data. */
 @Injectable()
 export class DocumentoService implements OnApplicationBootstrap {
   constructor(

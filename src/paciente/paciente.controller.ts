@@ -29,7 +29,7 @@ const BAD_TOKEN =
   'UNAUTHENTICATED: no Bearer token, or one not signed RS256/RS512 by the issuer, expired, living over 300 s, or for another issuer or audience (API keys are not accepted here)';
 
 /**
- * The citizen's own access (SPEC 8, Disp. DNSISA 1/2025 Annex IV): Mi Argentina calls these
+ * The citizen's own access (contract §8, Disp. DNSISA 1/2025 Annex IV): Mi Argentina calls these
  * with the citizen's token instead of API keys; mutual TLS with the ministry ends at the
  * ingress in front of the service (see the README).
  */

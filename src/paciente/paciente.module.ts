@@ -15,7 +15,7 @@ import type { PacienteSettings } from './paciente.slice.js';
 
 /**
  * The citizen's access by a Mi Argentina token, and the printable prescription for the citizen
- * and for the prescription's owner (SPEC 8).
+ * and for the prescription's owner (contract §8).
  */
 @Module({
   imports: [AuditoriaModule, ProfesionalModule, RecetasModule],

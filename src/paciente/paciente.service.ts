@@ -12,7 +12,7 @@ import { DocumentoService } from './documento.service.js';
 import type { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
 
 /**
- * The citizen's own access (SPEC 8, Mi Argentina) and the printable document, for the citizen
+ * The citizen's own access (contract §8, Mi Argentina) and the printable document, for the citizen
  * and for the prescription's owner. A prescription is the citizen's when the middle eight
  * digits of the token's CUIL are its patient's DNI; anything else — another citizen's CUIR, an
  * unknown CUIR, a CUIL with a bad check digit — is the same 404. Every access and download is

@@ -15,7 +15,7 @@ class PacienteVariables {
 }
 
 /**
- * The citizen token's issuer (SPEC 8). With the sandbox in use the three default to it; in
+ * The citizen token's issuer (contract §8). With the sandbox in use the three default to it; in
  * production each must be set (the sandbox is never the issuer there).
  */
 export const pacienteSettings = defineSettings(
@@ -35,7 +35,7 @@ export const pacienteSettings = defineSettings(
       jwksUrl: v.PACIENTE_JWKS_URL ?? (sandbox ? `${sandbox}/jwks.json` : undefined),
       issuer: v.PACIENTE_JWT_ISSUER ?? sandbox ?? undefined,
       audience: v.PACIENTE_JWT_AUDIENCE ?? SANDBOX_AUDIENCE,
-      /** SPEC 8: `exp − iat` at most this, with 30 s of clock leeway. */
+      /** Contract §8: `exp − iat` at most this, with 30 s of clock leeway. */
       maxLifetimeSeconds: 300,
     };
   },
@@ -51,5 +51,5 @@ export const pacienteSettings = defineSettings(
 
 export type PacienteSettings = SettingsOf<typeof pacienteSettings>;
 
-/** The patient's access by citizen token and the printable prescription (SPEC 8). */
+/** The patient's access by citizen token and the printable prescription (contract §8). */
 export const pacienteSlice: ModuleSlice = { name: 'paciente', settings: [pacienteSettings] };

@@ -1,5 +1,5 @@
 /**
- * What the printable prescription shows (SPEC 8), as the service hands it to the renderer:
+ * What the printable prescription shows (contract §8), as the service hands it to the renderer:
  * already decided values, no lookups left. Pure helpers to build and format its parts.
  */
 import { jurisdictionName } from '../common/indec-jurisdictions.js';
@@ -25,7 +25,7 @@ export interface RecetaPdfView {
   cuir: string;
   /** ISO 8601 with offset, as stored. Also the PDF's creation date, so output is reproducible. */
   fecha_creacion: string;
-  /** YYYY-MM-DD, Argentina calendar dates (SPEC 7). */
+  /** YYYY-MM-DD, Argentina calendar dates (contract §7). */
   vigencia_desde: string;
   vigencia_hasta: string;
   matricula_profesional: string;

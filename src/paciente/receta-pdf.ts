@@ -1,5 +1,5 @@
 /**
- * The printable prescription (SPEC 8): one A4 page made with pdfkit, fonts embedded, the CUIR
+ * The printable prescription (contract §8): one A4 page made with pdfkit, fonts embedded, the CUIR
  * as digits, as a Code 128 barcode and as a QR code of its verification URL. Pure: the same
  * view gives the same bytes (the PDF's dates come from the view, not the clock).
  */

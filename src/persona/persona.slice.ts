@@ -16,7 +16,7 @@ class PersonaVariables {
 }
 
 export const personaSettings = defineSettings('persona', PersonaVariables, (v) => ({
-  /** Persona data (found or not) is kept only this long, never served stale (SPEC 3). */
+  /** Persona data (found or not) is kept only this long, never served stale (contract §3). */
   cacheTtlSeconds: v.PERSONA_CACHE_TTL_SECONDS ?? 60,
   cacheMaxEntries: 10_000,
 }));

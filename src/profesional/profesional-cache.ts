@@ -15,7 +15,7 @@ const isUpstreamUnavailable = (err: unknown) =>
 const licenceKey = (matricula: string, jurisdiccion: string) => `lic:${jurisdiccion}:${matricula}`;
 
 /**
- * The registry port behind a cache (SPEC 3: hits for minutes, misses shorter). While REFEPS is
+ * The registry port behind a cache (contract §3: hits for minutes, misses shorter). While REFEPS is
  * down a recent hit keeps verification and registration working; a miss is never served stale.
  */
 @Injectable()

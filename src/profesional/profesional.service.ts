@@ -7,7 +7,7 @@ import type {
 import { pickLicence } from './profesional.js';
 import { ProfesionalCache } from './profesional-cache.js';
 
-/** Profesional verification (SPEC 3) and the enablement check registration relies on. */
+/** Profesional verification (contract §3) and the enablement check registration relies on. */
 @Injectable()
 export class ProfesionalService {
   constructor(private readonly registry: ProfesionalCache) {}

@@ -18,7 +18,7 @@ class ProfesionalVariables {
   @IntSetting(1, 1000000) REGISTRY_CACHE_MAX_ENTRIES?: number;
 }
 
-/** The cache in front of REFEPS (SPEC 3: hits for minutes, misses shorter). */
+/** The cache in front of REFEPS (contract §3: hits for minutes, misses shorter). */
 export const profesionalSettings = defineSettings('profesional', ProfesionalVariables, (v) => ({
   ttlSeconds: v.REGISTRY_CACHE_TTL_SECONDS ?? 300,
   negativeTtlSeconds: v.REGISTRY_NEGATIVE_CACHE_TTL_SECONDS ?? 60,

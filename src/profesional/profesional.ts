@@ -18,7 +18,7 @@ export interface Profesional {
 }
 
 /**
- * SPEC 3: the licence in `jurisdiccion` when one is asked for (none there → undefined), else
+ * Contract §3: the licence in `jurisdiccion` when one is asked for (none there → undefined), else
  * the first enabled one, else the first.
  */
 export function pickLicence(p: Profesional, jurisdiccion?: string): Licence | undefined {

@@ -1,4 +1,4 @@
-/** The prescription transaction's states (SPEC 4). COMPLETED and FAILED are final. */
+/** The prescription transaction's states (contract §4). COMPLETED and FAILED are final. */
 export const ESTADOS = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 export type Estado = (typeof ESTADOS)[number];
 

@@ -13,12 +13,12 @@ class RecetasVariables {
   )
   MINISTRY_NOTIFY_TYPES?: string;
   @IntSetting(5, 3600) MINISTRY_JOB_EXPIRE_SECONDS?: number;
-  // SPEC 7: 30 calendar days for medicines, 60 for other prescriptions (Decreto 98/2023, art. 3).
+  // Contract §7: 30 calendar days for medicines, 60 for other prescriptions (Decreto 98/2023, art. 3).
   @IntSetting(1, 365) VIGENCIA_DIAS_MEDICAMENTOS?: number;
   @IntSetting(1, 365) VIGENCIA_DIAS_OTRAS?: number;
 }
 
-/** The ministry notification of SPEC 4 and the validity window of SPEC 7. */
+/** The ministry notification of contract §4 and the validity window of contract §7. */
 export const recetasSettings = defineSettings('recetas', RecetasVariables, (v) => ({
   notification: {
     /** First retry delay, doubled after each failed attempt. */

@@ -13,7 +13,7 @@ export const RECETAS_SCOPES = defineScopes({
 export const RECETAS_ERRORS = defineErrorCodes({
   CUIR_ALREADY_REGISTERED: 409,
   PROFESSIONAL_NOT_ENABLED: 422,
-  // Cancellation (SPEC 7); dispensas declares them too, with the same statuses.
+  // Cancellation (contract §7); dispensas declares them too, with the same statuses.
   RECETA_DISPENSADA: 409,
   RECETA_RESERVADA: 409,
 });
@@ -25,7 +25,7 @@ declare module '../common/errors/error-codes.js' {
   interface ErrorCodes extends Record<keyof typeof RECETAS_ERRORS, number> {}
 }
 
-/** Registration, consultation, cancellation and ministry notification of prescriptions (SPEC 3, 4, 7). */
+/** Registration, consultation, cancellation and ministry notification of prescriptions (contract §3, §4, §7). */
 export const recetasSlice: ModuleSlice = {
   name: 'recetas',
   scopes: RECETAS_SCOPES,

@@ -8,7 +8,7 @@ import { VerificacionController } from './verificacion.controller.js';
 import { VerificacionService } from './verificacion.service.js';
 import { VerificacionesRepository } from './verificaciones.repository.js';
 
-/** Verification by CUIR for dispensers (SPEC 3), with its audit trail for the owner. */
+/** Verification by CUIR for dispensers (contract §3), with its audit trail for the owner. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([VerificacionCuirEntity]),

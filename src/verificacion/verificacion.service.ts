@@ -17,7 +17,7 @@ import { VerificacionesRepository } from './verificaciones.repository.js';
 /**
  * Verification by CUIR (Disp. DNSISA 1/2025): a dispenser holding only the CUIR learns whether
  * the prescription exists, its state and its content — for any client's prescription, without
- * the patient's document — and what it may dispense (SPEC 3, 7: estado_receta, the window, per
+ * the patient's document — and what it may dispense (contract §3, §7: estado_receta, the window, per
  * item what was dispensed and whether it is dispensable, the live reservation and whether it
  * is the caller's). Every call is audited, and the owner can list who verified what.
  */

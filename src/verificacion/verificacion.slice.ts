@@ -10,7 +10,7 @@ declare module '../common/http/access.js' {
   interface Scopes extends Record<keyof typeof VERIFICACION_SCOPES, true> {}
 }
 
-/** Verification by CUIR for dispensers, and its audit (SPEC 3). */
+/** Verification by CUIR for dispensers, and its audit (contract §3). */
 export const verificacionSlice: ModuleSlice = {
   name: 'verificacion',
   scopes: VERIFICACION_SCOPES,

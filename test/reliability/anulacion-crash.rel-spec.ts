@@ -20,7 +20,7 @@ interface Pointer {
 }
 
 /**
- * The ministry's notice of a cancellation (SPEC 7) is as durable as the pointer: with the
+ * The ministry's notice of a cancellation (contract §7) is as durable as the pointer: with the
  * ministry failing half its calls and the service SIGKILLed while notices are being delivered,
  * after a restart every cancelled prescription's pointer is marked `anulada` at the ministry,
  * and the service records the cancellation and its acknowledgement exactly once each.

@@ -97,7 +97,7 @@ describe('authentication abuse', () => {
    * the credential cache (a prober repeating one key), and both looked up in the database
    * (cache off; unknown keys new each time, as a scan would send them). The one thing timing
    * does show is whether a key sits in the cache (someone used it within AUTH_CACHE_TTL_MS);
-   * keys are public by SPEC 2, and that is left as it is.
+   * keys are public by contract §2, and that is left as it is.
    */
   describe.each<[string, Record<string, string>]>([
     ['credential cache on', {}],

@@ -17,7 +17,7 @@ interface Attempt {
 }
 
 /**
- * SIGKILL under a registration load (SPEC 3: one transaction for the prescription, its items
+ * SIGKILL under a registration load (contract §3: one transaction for the prescription, its items
  * and its notification job). After a restart, every 201 exists and reaches a final state; a
  * registration that got no answer is there completely or not at all.
  */

@@ -22,7 +22,7 @@ import { startWatchedApp, watchedClient } from './support/setup.js';
 
 /**
  * Property-based fuzzing of every /v1 endpoint over raw HTTP: hostile bodies, query strings,
- * paths and headers. Whatever comes in: never a 5xx, every error in the SPEC 1 envelope with
+ * paths and headers. Whatever comes in: never a 5xx, every error in the contract §1 envelope with
  * its request_id, and no row written by a request that was refused.
  */
 describe('fuzzing every endpoint', () => {

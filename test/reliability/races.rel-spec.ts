@@ -8,7 +8,7 @@ import { checkAnswer, rawRequest, RawResponse } from './support/raw-http.js';
 import { startWatchedApp, watchedClient } from './support/setup.js';
 
 /**
- * Races (SPEC 3): the database arbitrates, not the process. 100 requests at once, each on its
+ * Races (contract §3): the database arbitrates, not the process. 100 requests at once, each on its
  * own connection, against the invariants the contract promises.
  */
 describe('races', () => {

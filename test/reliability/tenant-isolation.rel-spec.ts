@@ -165,8 +165,8 @@ describe('tenant isolation', () => {
     expect(mine.body.data.cuir).toBe(`0777${issued.body.data.cuir.slice(4)}`);
   });
 
-  it("registering A's CUIR tells B only what SPEC 3 makes global: the CUIR is taken", async () => {
-    // A CUIR registers once whoever registers it (SPEC 3), so this 409 is by contract; it must
+  it("registering A's CUIR tells B only what contract §3 makes global: the CUIR is taken", async () => {
+    // A CUIR registers once whoever registers it (contract §3), so this 409 is by contract; it must
     // carry nothing of A's registration.
     const [row] = await db.query('SELECT cuir FROM recetas WHERE id_transaccion = $1', [aIds[0]]);
     const res = await call(

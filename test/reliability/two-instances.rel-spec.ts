@@ -38,7 +38,7 @@ describe('two instances, the ministry failing 50%', () => {
       MINISTRY_WORKER_CONCURRENCY: '8',
       MINISTRY_RETRY_DELAY_SECONDS: '1',
       MINISTRY_RETRY_MAX_DELAY_SECONDS: '2',
-      // At 50% independent failures, SPEC 4's 10 attempts leave one pointer in 1,024 FAILED by
+      // At 50% independent failures, contract §4's 10 attempts leave one pointer in 1,024 FAILED by
       // design; the larger budget leaves one in a million, so what this checks is that the
       // breaker's short-circuits (which happen here: each instance sees runs of failures when
       // the other takes the successes) never spend it.

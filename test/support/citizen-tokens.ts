@@ -136,7 +136,7 @@ export function citizenTokenFixture() {
   };
 }
 
-/** A Mi Argentina token for `cuil` from the sandbox, the service's issuer by default (SPEC 8). */
+/** A Mi Argentina token for `cuil` from the sandbox, the service's issuer by default (contract §8). */
 export async function sandboxCitizenToken(
   sandboxUrl: string,
   cuil: string,

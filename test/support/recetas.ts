@@ -24,7 +24,7 @@ export function newCuir(
   });
 }
 
-/** A valid registration for the SPEC 5 fixture Laura Gómez (licence 123456, enabled in 02). */
+/** A valid registration for the contract §5 fixture Laura Gómez (licence 123456, enabled in 02). */
 export function registrationBody(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     documento_paciente: '30111222',

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The event log of SPEC 8 (Disp. DNSISA 1/2025, Annex III.3): events, the seals that chain
+ * The event log of contract §8 (Disp. DNSISA 1/2025, Annex III.3): events, the seals that chain
  * them, and the purge records. All three are append-only by trigger. The canonical texts
  * hashed here are re-implemented in src/auditoria/audit-hash.ts, which verify uses, so a
  * forger cannot make verify agree by replacing these functions.

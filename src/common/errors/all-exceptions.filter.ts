@@ -60,7 +60,7 @@ const BODY_PARSER_ERRORS: Record<string, Omit<Problem, 'status'> & { status: num
 };
 
 /**
- * The one place where anything thrown becomes an HTTP answer: the error envelope of SPEC 1.
+ * The one place where anything thrown becomes an HTTP answer: the error envelope of contract §1.
  * Domain codes map to statuses; unexpected errors are logged with their stack and answered
  * as 500 INTERNAL without internals.
  */

@@ -1,5 +1,5 @@
 /**
- * The error codes every module may answer with (SPEC 1), each with its HTTP status. A module
+ * The error codes every module may answer with (contract §1), each with its HTTP status. A module
  * adds its own codes in its `<module>.errors.ts` with `defineErrorCodes`, which also extends
  * the `ErrorCodes` type below by declaration merging, so `new DomainError('ITS_CODE', …)`
  * type-checks wherever the module's errors file is in the program.

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from './error-codes.js';
 
-/** The error envelope of SPEC 1, in its member order (the filter and stored answers share it). */
+/** The error envelope of contract §1, in its member order (the filter and stored answers share it). */
 export function errorEnvelope(
   code: string,
   message: string,

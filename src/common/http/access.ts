@@ -35,7 +35,7 @@ export const PUBLIC_KEY = 'public-route';
 /** The OpenAPI security schemes: both headers are needed, together. */
 export const API_KEY_SCHEME = 'ApiKey';
 export const API_SECRET_SCHEME = 'ApiSecret';
-/** The citizen's Mi Argentina token (a Bearer JWT) on the patient's routes (SPEC 8). */
+/** The citizen's Mi Argentina token (a Bearer JWT) on the patient's routes (contract §8). */
 export const CITIZEN_TOKEN_SCHEME = 'MiArgentina';
 
 /**

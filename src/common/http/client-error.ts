@@ -6,7 +6,7 @@ import type { ErrorCode } from '../errors/error-codes.js';
 /**
  * Requests Node's HTTP parser refuses before Express sees them (bytes outside the grammar in
  * the request line or a header, an unknown method, headers over the size limit, a request
- * that took too long to arrive). Node's default answer is a bare status line; SPEC 1 wants
+ * that took too long to arrive). Node's default answer is a bare status line; contract §1 wants
  * the error envelope and X-Request-Id on every error the service emits.
  *
  * With pipelining, the bad request may follow valid ones whose answers are still being made:

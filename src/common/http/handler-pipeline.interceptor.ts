@@ -13,11 +13,11 @@ import { RAW_RESPONSE } from './raw-response.decorator.js';
  * What every handler gets around it, in ONE interceptor (each interceptor is a few rxjs
  * subscriptions per request; four of them were measurable on the registration's CPU):
  *
- * - SPEC 1's refusal of query parameters a handler does not declare (UndeclaredQueryCheck);
+ * - contract §1's refusal of query parameters a handler does not declare (UndeclaredQueryCheck);
  * - REQUEST_TIMEOUT_MS: no request hangs past it — the client gets a 500 in the envelope
  *   instead of a stalled socket (e.g. while the database is unreachable); database statements
  *   carry the same limit, so the abandoned work stops too;
- * - the success envelope of SPEC 1, `{ success: true, data }` (a PreEncodedJson answer is sent
+ * - the success envelope of contract §1, `{ success: true, data }` (a PreEncodedJson answer is sent
  *   as its text: an idempotent replay, byte for byte), except for raw-answer handlers.
  *
  * The request's scope (its id for the event log) is set by requestScopeMiddleware.

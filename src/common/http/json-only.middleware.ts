@@ -11,7 +11,7 @@ const hasBody = (req: Request) =>
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
- * SPEC 1: a body-carrying request without a JSON content type is refused with 415 — but only
+ * Contract §1: a body-carrying request without a JSON content type is refused with 415 — but only
  * once the method is known to apply: a method the path does not take is 405 with Allow
  * whatever its body (checked first, as the method comes first), and a PUT or PATCH without
  * a body has no media type to refuse (it goes on to routing: 405 or 404). A POST always needs

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 const API_PATH = /^\/v1(\/|$)/i;
 
 /**
- * SPEC 1's headers, set before anything can answer so that errors carry them too: no
+ * Contract §1's headers, set before anything can answer so that errors carry them too: no
  * content-type sniffing on any answer, and no copy of any /v1 answer (personal and
  * prescription data, or errors about them) kept by a browser or a proxy.
  */

@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Lets a request learn that it is about to wait on something slow — an upstream registry
  * call, a cache miss that loads from one — without the code that waits knowing who listens.
  * The idempotency layer listens: before such a wait it writes the request's key as in
- * progress, so a duplicate sent meanwhile gets 409 IDEMPOTENCY_KEY_IN_PROGRESS (SPEC 3), while
+ * progress, so a duplicate sent meanwhile gets 409 IDEMPOTENCY_KEY_IN_PROGRESS (contract §3), while
  * a request that waits on nothing takes its key in its own write (one round trip).
  */
 const listeners = new AsyncLocalStorage<() => Promise<void>>();

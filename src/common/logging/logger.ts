@@ -5,7 +5,7 @@ import type { LogLevel } from '../../config/core-config.js';
 
 /**
  * Fields that may carry personal data or secrets, wherever they appear in a log object.
- * Logs never carry a document number, a name or a secret (SPEC 6).
+ * Logs never carry a document number, a name or a secret (contract §6).
  */
 const REDACT_PATHS = [
   '*.documento',

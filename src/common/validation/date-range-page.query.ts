@@ -9,7 +9,7 @@ import {
   parseIsoWithOffset,
 } from './validators.js';
 
-/** A bad date answers INVALID_DATE_RANGE (SPEC 3), not the generic VALIDATION_FAILED. */
+/** A bad date answers INVALID_DATE_RANGE (contract §3), not the generic VALIDATION_FAILED. */
 const dateRange = { context: { code: 'INVALID_DATE_RANGE' } };
 const dateMessage = `must be an ISO 8601 date-time with offset, ${DATE_RANGE_TEXT}`;
 const pageMessage = 'must be an integer ≥ 1 and ≤ 1000000';

@@ -7,7 +7,7 @@ import { assertFewUnknownKeys, capDetails, unknownFields } from './unknown-field
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * The app-wide DTO validation of SPEC 1: unknown fields and query parameters are refused with
+ * The app-wide DTO validation of contract §1: unknown fields and query parameters are refused with
  * UNKNOWN_FIELD, every failing field is named in `details`, and a DTO constraint may carry
  * `context: { code }` to answer with a more specific code (e.g. INVALID_DATE_RANGE).
  */

@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { unknownFields } from './unknown-fields.js';
 
 /**
- * SPEC 1 rejects unknown query parameters. Handlers with a @Query() DTO get that from the
+ * Contract §1 rejects unknown query parameters. Handlers with a @Query() DTO get that from the
  * validation pipe; this covers handlers that declare no query at all, where any parameter is
  * unknown. Whether a handler declares one is computed once per handler. Raw-answer handlers
  * (`rawAnswer`: health, metrics, the document) are left alone.

@@ -4,7 +4,7 @@ import { DomainError } from '../errors/domain-error.js';
 import type { ErrorDetail } from '../errors/error-codes.js';
 
 /**
- * Unknown fields are named in the answer (SPEC 1), but only this many: a 100 kB body holds
+ * Unknown fields are named in the answer (contract §1), but only this many: a 100 kB body holds
  * thousands of keys, and naming each would make a small request buy a large answer.
  */
 export const MAX_NAMED_FIELDS = 20;

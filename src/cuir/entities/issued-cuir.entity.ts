@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One issuance of a CUIR to a client (`issued_cuirs`, the ledger of SPEC 3). */
+/** One issuance of a CUIR to a client (`issued_cuirs`, the ledger of contract §3). */
 @Entity('issued_cuirs')
 export class IssuedCuirEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CUIR ownership (SPEC 3, revised): each API client may carry the prescribing-platform id the
+ * CUIR ownership (contract §3): each API client may carry the prescribing-platform id the
  * ministry assigned it, and each CUIR belongs to the first client it was issued to.
  *
  * `cuir_platform_id` NULL means "use CUIR_PLATFORM_ID": existing clients keep issuing exactly

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * A dispenser's hold on a prescription while it checks stock with the patient (SPEC 7).
+ * A dispenser's hold on a prescription while it checks stock with the patient (contract §7).
  * Its state comes from its times: live while `vence_at` is ahead and it was neither released
  * nor consumed by a dispensation.
  */

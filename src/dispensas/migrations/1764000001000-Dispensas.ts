@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Reservations, dispensations and their items (SPEC 7). The database holds the rule that an
+ * Reservations, dispensations and their items (contract §7). The database holds the rule that an
  * item is dispensed at most once: a partial unique index on (id_transaccion, item) over the
  * items whose dispensation is not reversed. The item row carries its dispensation's reversal
  * state, kept equal to it by a composite foreign key with ON UPDATE CASCADE (reversing a

@@ -8,7 +8,7 @@ export class RecetaPacienteItemDto {
   dispensado: number;
 }
 
-/** What the citizen sees of a prescription issued to them (SPEC 8; never another's). */
+/** What the citizen sees of a prescription issued to them (contract §8; never another's). */
 export class RecetaPacienteDto {
   @ApiProperty({ example: '00010001020102000000000000000000001234501' }) cuir: string;
   @ApiProperty({ enum: ESTADOS_RECETA, example: 'VIGENTE' }) estado_receta: string;

@@ -17,7 +17,7 @@ import { RecetasRepository } from '../recetas.repository.js';
 import { RecetaVidaService } from '../vida/receta-vida.service.js';
 
 /**
- * The owner's cancellation of a prescription (SPEC 7): VIGENTE or VENCIDA → ANULADA, under
+ * The owner's cancellation of a prescription (contract §7): VIGENTE or VENCIDA → ANULADA, under
  * the prescription's row lock (so no dispensation or reservation slips in between the checks
  * and the write), with its history entry, the ministry's notice on the pointer's queue, the
  * event log entry and the owner's webhook, all in one transaction. A repeated cancellation

@@ -18,7 +18,7 @@ import { listingAnswer } from './listado.sql.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Listing, detail and tracking of the caller's own prescriptions (SPEC 3). */
+/** Listing, detail and tracking of the caller's own prescriptions (contract §3). */
 @Injectable()
 export class ConsultaService {
   constructor(
@@ -86,7 +86,7 @@ export class ConsultaService {
     };
   }
 
-  /** The prescription's events in the log (SPEC 8), oldest first, paged like the listing. */
+  /** The prescription's events in the log (contract §8), oldest first, paged like the listing. */
   async events(
     client: AuthenticatedClient,
     id: string,
@@ -124,7 +124,7 @@ export class ConsultaService {
   }
 }
 
-/** The detail's SPEC 7 part: state, window, cancellation and dispensations. */
+/** The detail's contract §7 part: state, window, cancellation and dispensations. */
 function lifeOf(r: RecetaEntity, vida: VidaReceta) {
   return {
     estado_receta: vida.estado_receta,

@@ -2,7 +2,7 @@ import { SqlParams } from '../../common/sql/sql-params.js';
 import type { Estado } from '../receta-state.js';
 
 /**
- * The listing's SQL and how its rows become the answer (SPEC 3). The bench baseline runs this
+ * The listing's SQL and how its rows become the answer (contract §3). The bench baseline runs this
  * same statement and mapping (this file is part of the surface bench/ may read), so it
  * depends on nothing but its types.
  */

@@ -35,7 +35,7 @@ export class RecetaEntity {
   @Column('text', { nullable: true }) failure_reason: string | null;
   @Column('timestamptz', { nullable: true }) completed_at: Date | null;
   @Column('uuid', { nullable: true }) idempotency_key: string | null;
-  /** The validity window (SPEC 7): calendar dates `YYYY-MM-DD`, both ends included. */
+  /** The validity window (contract §7): calendar dates `YYYY-MM-DD`, both ends included. */
   @Column('date') vigencia_desde: string;
   @Column('date') vigencia_hasta: string;
   /** Set once, by the owner's cancellation. */

@@ -38,7 +38,7 @@ export class Recetas1763800003000 implements MigrationInterface {
     await q.query(`ALTER SEQUENCE recetas_id_transaccion_seq OWNED BY recetas.id_transaccion`);
     // A CUIR registers once, whoever registers it: the race-safe 409.
     await q.query(`CREATE UNIQUE INDEX recetas_cuir ON recetas (cuir)`);
-    // Listing: one client's range, newest first with the id as tie-break (SPEC 3).
+    // Listing: one client's range, newest first with the id as tie-break (contract §3).
     await q.query(
       `CREATE INDEX recetas_client_fecha ON recetas (client_id, fecha_creacion DESC, id_transaccion DESC)`,
     );

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The prescription's life (SPEC 7): its validity window and its cancellation, with the state
+ * The prescription's life (contract §7): its validity window and its cancellation, with the state
  * of the ministry's notice of it. Existing rows get the default window: from the date of
  * fecha_creacion in Argentina time (UTC−03:00, fixed), 30 days for medicines (CUIR type 01,
  * digits 11–12) and 60 for the rest — VIGENCIA_DIAS_* are not known to a migration.

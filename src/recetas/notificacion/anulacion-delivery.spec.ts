@@ -57,7 +57,7 @@ async function setup(script: Array<MinisterioReceipt | Error>, over: Partial<Rec
   return { recetas, ministerio, scheduled, attempt, history, row: () => recetas.rows.get('1')! };
 }
 
-describe("the ministry's notice of a cancellation (SPEC 7), without the app", () => {
+describe("the ministry's notice of a cancellation (contract §7), without the app", () => {
   it('tells the ministry the CUIR, the reason and when; COMPLETED with its history', async () => {
     const s = await setup([{ ref: 'PTR-000001', duplicate: false }]);
     await s.attempt();

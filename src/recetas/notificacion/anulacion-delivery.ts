@@ -32,7 +32,7 @@ export type ScheduleJob = (job: NotificationJob, startAfter: Date) => Promise<un
 const MAX_AGE_MS = 24 * 3600_000;
 
 /**
- * The ministry's notice of a cancellation (SPEC 7), one attempt per job of the pointer's own
+ * The ministry's notice of a cancellation (contract §7), one attempt per job of the pointer's own
  * queue (MinisterioDeliveryJob hands `kind: 'anulacion'` jobs here), after the pointer's
  * delivery: while the pointer is PENDING the notice waits, spending no attempt; when the
  * pointer was never accepted there is nothing to tell. Attempts are counted and guarded like

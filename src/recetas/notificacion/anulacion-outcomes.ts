@@ -3,7 +3,7 @@ import type { AnulacionEstado } from '../receta-state.js';
 import { nextAttemptAt, type RetryPolicy } from './delivery-outcomes.js';
 
 /**
- * The ministry's notice of a cancellation (SPEC 7) as pure functions, like delivery-outcomes.ts
+ * The ministry's notice of a cancellation (contract §7) as pure functions, like delivery-outcomes.ts
  * for the pointer: what one attempt's result does to the notice and the history it leaves.
  * History entries carry no `estado`: that is the transaction's, filled in when written.
  */

@@ -4,7 +4,7 @@ import { MENSAJES } from '../receta-state.js';
 import type { AttemptOutcome } from '../recetas.repository.js';
 
 /**
- * The PENDING → COMPLETED / FAILED machine of SPEC 4 as pure functions: what one delivery
+ * The PENDING → COMPLETED / FAILED machine of contract §4 as pure functions: what one delivery
  * attempt's result does to the transaction, and the history it leaves. The job (ministerio-
  * delivery.job.ts) applies them.
  */

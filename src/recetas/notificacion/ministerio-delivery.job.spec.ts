@@ -51,7 +51,7 @@ async function setup(script: Array<MinisterioReceipt | Error>, env: Record<strin
   return { job, recetas, queue, events, ministerio, receta: recetas.add() };
 }
 
-describe('the ministry delivery (SPEC 4 state machine), without the app', () => {
+describe('the ministry delivery (contract §4 state machine), without the app', () => {
   it('PENDING → COMPLETED on a receipt, with the reference, its history and the owner told', async () => {
     const s = await setup([{ ref: 'MS-1', duplicate: false }]);
     await s.job.attempt({ id_transaccion: s.receta.id_transaccion, attempt: 1 });

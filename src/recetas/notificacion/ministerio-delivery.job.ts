@@ -35,11 +35,11 @@ import {
 import { MINISTERIO_QUEUE, NotificationJob } from './ministerio-delivery.sql.js';
 import { RecetaEventsService } from './receta-events.service.js';
 
-/** Retries stop after this long whatever the attempt count (SPEC 4: 10 attempts or 24 h). */
+/** Retries stop after this long whatever the attempt count (contract §4: 10 attempts or 24 h). */
 const MAX_AGE_MS = 24 * 3600_000;
 
 /**
- * The ministry notification of SPEC 4, one delivery attempt per job. Each attempt's outcome,
+ * The ministry notification of contract §4, one delivery attempt per job. Each attempt's outcome,
  * its history and (for a transient failure) the next attempt's job are written in one
  * transaction, guarded by the attempt count, so at-least-once job delivery never
  * double-counts and a final state is never left. An attempt the circuit breaker stopped

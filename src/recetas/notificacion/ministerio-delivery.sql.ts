@@ -11,7 +11,7 @@ export interface NotificationJob {
   attempt: number;
   /**
    * What to tell the ministry: the pointer (absent, as the registration's own statement
-   * enqueues it) or the prescription's cancellation (SPEC 7), on the same queue.
+   * enqueues it) or the prescription's cancellation (contract §7), on the same queue.
    */
   kind?: 'puntero' | 'anulacion';
 }

@@ -8,7 +8,7 @@ import { WebhookDeliveryJob } from './webhook-delivery.job.js';
 
 const WANTS_EVENTS_TTL_MS = 5_000;
 
-/** The events a prescription's owner receives at its webhook (SPEC 3, 7). */
+/** The events a prescription's owner receives at its webhook (contract §3, §7). */
 export type RecetaEventType =
   | 'receta.completed'
   | 'receta.failed'

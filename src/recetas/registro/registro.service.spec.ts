@@ -83,7 +83,7 @@ const codeOf = (p: Promise<unknown>) =>
     (err: unknown) => (err instanceof DomainError ? err.code : String(err)),
   );
 
-describe('registration rules (SPEC 3), without the app', () => {
+describe('registration rules (contract §3), without the app', () => {
   it('checks the licence in the jurisdiction the CUIR names, then writes for the caller', async () => {
     const s = await setup(['123456@02']);
     await s.service.register(CLIENT, dto());
@@ -95,7 +95,7 @@ describe('registration rules (SPEC 3), without the app', () => {
     const s = await setup(['123456@06']); // enabled, but in another jurisdiction
     expect(await codeOf(s.service.register(CLIENT, dto()))).toBe('PROFESSIONAL_NOT_ENABLED');
     expect(s.writer.written).toEqual([]);
-    // The refusal is in the event log, with its code (SPEC 8: refused actions too).
+    // The refusal is in the event log, with its code (contract §8: refused actions too).
     expect(s.auditoria.recorded).toEqual([
       {
         tipo: 'registro',

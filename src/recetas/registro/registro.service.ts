@@ -10,7 +10,7 @@ import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
 import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
 import { RegistroWriter } from './registro.writer.js';
 
-/** Registration of a prescription (SPEC 3): its rules; the write is RegistroWriter's. */
+/** Registration of a prescription (contract §3): its rules; the write is RegistroWriter's. */
 @Injectable()
 export class RegistroService {
   constructor(

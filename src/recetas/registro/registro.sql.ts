@@ -54,7 +54,7 @@ export function pendingAnswer(r: RegistrationRequest) {
 export function insertRegistrationSql(
   clientId: string,
   r: RegistrationRequest,
-  /** The validity window (SPEC 7), computed from the request: `YYYY-MM-DD` dates. */
+  /** The validity window (contract §7), computed from the request: `YYYY-MM-DD` dates. */
   vigencia: { desde: string; hasta: string },
   idempotencyKey: string | null,
   companions: CompanionStatement[],

@@ -54,7 +54,7 @@ export class RegistroWriter {
       request.fecha_inicio_vigencia,
       this.settings.vigenciaDias,
     );
-    // The CUIR issued to another client: the statement's guard stops it (SPEC 3: 422, before
+    // The CUIR issued to another client: the statement's guard stops it (contract §3: 422, before
     // the duplicate check, so the answer never tells whether someone else registered it).
     const owner = this.cuir.issuedToAnother(clientId, request.cuir);
     const statement = insertRegistrationSql(

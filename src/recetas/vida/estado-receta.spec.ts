@@ -10,7 +10,7 @@ const base = {
   hoy: '2026-11-30',
 };
 
-describe('estado_receta (SPEC 7): the first that applies', () => {
+describe('estado_receta (contract §7): the first that applies', () => {
   it('VIGENTE with nothing dispensed, within or before its window', () => {
     expect(estadoReceta(base)).toBe('VIGENTE');
     expect(estadoReceta({ ...base, hoy: '2026-12-21' })).toBe('VIGENTE');

@@ -1,4 +1,4 @@
-/** The prescription's own state (SPEC 7), apart from its ministry transaction's `estado`. */
+/** The prescription's own state (contract §7), apart from its ministry transaction's `estado`. */
 export const ESTADOS_RECETA = [
   'VIGENTE',
   'DISPENSADA_PARCIAL',

@@ -5,7 +5,7 @@ import { vidaDe, VidaReceta } from './receta-vida.js';
 import { argentinaDate } from './vigencia.js';
 
 /**
- * A prescription's life (SPEC 7) now: its row with what the dispensation port knows. Inside
+ * A prescription's life (contract §7) now: its row with what the dispensation port knows. Inside
  * Transactions.run (after the row's lock) the reads join the transaction.
  */
 @Injectable()

@@ -2,7 +2,7 @@ import { estadoReceta, EstadoReceta } from './estado-receta.js';
 import type { DispensaDeReceta, ReservaViva } from './dispensacion.port.js';
 import { enVentana } from './vigencia.js';
 
-/** Its life (SPEC 7) as the detail, the verification and the patient's view show it. */
+/** Its life (contract §7) as the detail, the verification and the patient's view show it. */
 export interface VidaReceta {
   estado_receta: EstadoReceta;
   vigencia_desde: string;

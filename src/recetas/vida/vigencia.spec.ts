@@ -11,7 +11,7 @@ import {
 
 const DIAS = { medicamentos: 30, otras: 60 };
 
-describe('the validity window (SPEC 7)', () => {
+describe('the validity window (contract §7)', () => {
   it('starts on the issue date in Argentina time (UTC−03:00), not UTC', () => {
     // 01:30 UTC on the 23rd is 22:30 on the 22nd in Buenos Aires.
     expect(argentinaDate(new Date('2026-11-23T01:30:00Z'))).toBe('2026-11-22');

@@ -1,12 +1,12 @@
 /**
- * The validity window of SPEC 7 as pure functions over calendar dates (`YYYY-MM-DD`), in
+ * The validity window of contract §7 as pure functions over calendar dates (`YYYY-MM-DD`), in
  * Argentina time: UTC−03:00 all year (no daylight saving since 2009), so a fixed offset.
  */
 const ARGENTINA_OFFSET_MS = -3 * 3600_000;
 const DAY_MS = 86_400_000;
 const CALENDAR_DATE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-/** A start date may be up to this many days after the issue date (SPEC 3). */
+/** A start date may be up to this many days after the issue date (contract §3). */
 export const MAX_INICIO_DIAS = 365;
 
 export interface Vigencia {
@@ -16,7 +16,7 @@ export interface Vigencia {
   hasta: string;
 }
 
-/** N per prescription type: `01` medicines, `02`/`03` devices and studies (SPEC 7). */
+/** N per prescription type: `01` medicines, `02`/`03` devices and studies (contract §7). */
 export interface VigenciaDias {
   medicamentos: number;
   otras: number;

@@ -38,7 +38,12 @@ export interface ReservaVerificacionDto {
 
 export class VerificacionRecetaDto {
   @ApiProperty() cuir: string;
-  @ApiProperty({ enum: ESTADOS, description: 'The ministry transaction (SPEC 4)' }) estado: string;
+  @ApiProperty({
+    enum: ESTADOS,
+    description:
+      "The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)",
+  })
+  estado: string;
   @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
   @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
   @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;

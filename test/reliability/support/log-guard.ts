@@ -1,5 +1,5 @@
 /**
- * SPEC 6: logs never carry a document number, a name or a secret. Every suite of the
+ * Contract §6: logs never carry a document number, a name or a secret. Every suite of the
  * reliability run hands its apps' logs and its processes' output to one guard and checks them
  * at the end, against the fixture documents and names, the DNIs its fuzzers made, and every
  * secret it holds.

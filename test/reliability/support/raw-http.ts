@@ -129,7 +129,7 @@ export function socketRequest(baseUrl: string, head: Buffer, body?: Buffer): Pro
 }
 
 /**
- * SPEC 1 for any answer: never a 500 unless the test expects one; every error in the
+ * Contract §1 for any answer: never a 500 unless the test expects one; every error in the
  * envelope with a request_id equal to the X-Request-Id header. Throws with the request
  * described, so a fast-check counterexample is readable.
  */

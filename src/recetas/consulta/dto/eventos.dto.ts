@@ -4,7 +4,7 @@ import { DateRangePageQuery } from '../../../common/validation/date-range-page.q
 /** `page` and `per_page`, as listar takes them. */
 export class ListarEventosQuery extends PickType(DateRangePageQuery, ['page', 'per_page']) {}
 
-/** One event of the log (SPEC 8): who acted on the prescription, how, with what result. */
+/** One event of the log (contract §8): who acted on the prescription, how, with what result. */
 export class EventoDto {
   @ApiProperty({ description: 'Increasing id of the event in the log', example: '5012' })
   id: string;

@@ -63,7 +63,11 @@ export class RecetaDetalleDto {
     description: 'The registered items, each with the units dispensed',
   })
   items: RecetaItemDetalleDto[];
-  @ApiProperty({ enum: ESTADOS, description: 'The ministry transaction (SPEC 4)' })
+  @ApiProperty({
+    enum: ESTADOS,
+    description:
+      "The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)",
+  })
   estado: string;
   @ApiProperty() mensaje: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;

@@ -3,7 +3,7 @@ import { parseIsoWithOffset } from '../../../common/validation/validators.js';
 import { inicioVigenciaProblem, isCalendarDate } from '../../vida/vigencia.js';
 
 /**
- * `fecha_inicio_vigencia` (SPEC 3, 7): a calendar date from the date of the same body's
+ * `fecha_inicio_vigencia` (contract §3, §7): a calendar date from the date of the same body's
  * `fecha_creacion` in Argentina time to 365 days after it. With an invalid fecha_creacion only
  * the format is checked (that field is reported on its own).
  */

@@ -147,7 +147,7 @@ export class RegistrarRecetaDto {
 
   @ApiPropertyOptional({
     description:
-      'First day of the validity window (SPEC 7): a calendar date from the date of fecha_creacion in Argentina time (UTC−03:00) to 365 days after it; default that date. The window lasts VIGENCIA_DIAS_MEDICAMENTOS days (CUIR type 01, default 30) or VIGENCIA_DIAS_OTRAS (types 02 and 03, default 60), this day included. A chronic treatment is several prescriptions with staggered start dates.',
+      'First day of the validity window: a calendar date from the date of fecha_creacion in Argentina time (UTC−03:00) to 365 days after it; default that date. The window lasts VIGENCIA_DIAS_MEDICAMENTOS days (CUIR type 01, default 30) or VIGENCIA_DIAS_OTRAS (types 02 and 03, default 60), this day included. A chronic treatment is several prescriptions with staggered start dates.',
     format: 'date',
     pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
     minLength: 10,

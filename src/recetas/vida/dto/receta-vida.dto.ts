@@ -65,11 +65,11 @@ export class RecetaItemDetalleDto extends RecetaItemDto {
 export const ESTADO_RECETA_PROPERTY = {
   enum: ESTADOS_RECETA,
   description:
-    "The prescription's own state (SPEC 7), the first that applies: ANULADA (cancelled); DISPENSADA (every item dispensed by a dispensation not reversed; fewer units than prescribed close an item); VENCIDA (today, in Argentina time, after vigencia_hasta); DISPENSADA_PARCIAL (some items dispensed); VIGENTE (also before a later start date: valid, but not dispensable before vigencia_desde). Apart from `estado`, the ministry transaction.",
+    "The prescription's own state, the first that applies: ANULADA (cancelled); DISPENSADA (every item dispensed by a dispensation not reversed; fewer units than prescribed close an item); VENCIDA (today, in Argentina time, after vigencia_hasta); DISPENSADA_PARCIAL (some items dispensed); VIGENTE (also before a later start date: valid, but not dispensable before vigencia_desde). Apart from `estado`, the ministry transaction.",
   example: 'VIGENTE',
 } as const;
 
-/** `vigencia_desde` / `vigencia_hasta` in OpenAPI: the validity window (SPEC 7). */
+/** `vigencia_desde` / `vigencia_hasta` in OpenAPI: the validity window (contract §7). */
 export const VIGENCIA_DESDE_PROPERTY = {
   format: 'date',
   description: 'First valid day (Argentina time)',
