@@ -10,10 +10,12 @@
  * delivery, levers, profile, explain); --rounds=N; --duration=S; --fixed-duration=S;
  * --fixed-rate=N (else half the service's own max); --fixed-shape=bursts; --rows=N; --jobs=N;
  * --delivery-window=S; --delivery-workers=N; --quiet-wait=S; --database-url=URL; --keep-db;
- * --no-floor; --no-peer.
+ * --no-floor; --no-peer; --embedded (on the embedded PostgreSQL of `npm start`, not DATABASE_URL).
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../src/database/embedded/embedded-postgres.js';
 import { startSandbox } from '../sandbox/server.js';
 import { prepareAbBuild } from './lib/ab-build.js';
 import { Bench, RESULTS, ROOT, type Build } from './lib/bench.js';
@@ -52,6 +54,8 @@ async function main(): Promise<void> {
   }
   const build = o.ab ? await prepareAbBuild(ROOT, o.ab, o.abDir, log) : undefined;
 
+  const embedded = o.embedded ? await startEmbedded() : undefined;
+  if (embedded) o.baseUrl = embedded.url;
   const db = await createBenchDatabase(o.baseUrl);
   log(`database ${db.name} created`);
   const bench = new Bench(o, db, runtimes);
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
       await sandbox.close().catch(() => undefined);
       if (o.keepDb) log(`database kept: ${db.url}`);
       else await db.drop().then(() => log(`database ${db.name} dropped`));
+      await embedded?.stop();
     })());
   const onSignal = () => {
     log('interrupted: cleaning up');
@@ -76,6 +81,18 @@ async function main(): Promise<void> {
   } finally {
     await cleanup();
   }
+}
+
+/** The embedded server as `npm start` runs it (durable, default settings), in a temporary folder. */
+async function startEmbedded() {
+  const root = mkdtempSync(join(os.tmpdir(), 'prs-bench-embedded-'));
+  chmodSync(root, 0o755);
+  const server = await startEmbeddedPostgres({ dataDir: join(root, 'postgres') });
+  log(`embedded PostgreSQL in ${root} on port ${server.port}`);
+  return {
+    url: server.url,
+    stop: () => server.stop().finally(() => rmSync(root, { recursive: true, force: true })),
+  };
 }
 
 async function runSuite(

@@ -9,6 +9,7 @@ import { NestPinoLogger } from './common/logging/logger.js';
 import { AppConfig, needsSandbox, withDatabaseUrl, withSandbox } from './config/app-config.js';
 import { configureApp } from './configure-app.js';
 import { startEmbeddedPostgres } from './database/embedded/embedded-postgres.js';
+import { effectiveDataDir } from './database/embedded/server-user.js';
 import { runMigrations } from './database/migrate.js';
 
 export interface Runtime {
@@ -17,7 +18,8 @@ export interface Runtime {
   url: string;
   config: AppConfig;
   sandboxUrl?: string;
-  embeddedDatabase: boolean;
+  /** The embedded server's data folder, when DATABASE_URL was unset. */
+  embeddedDir?: string;
   stop(): Promise<void>;
 }
 
@@ -44,10 +46,16 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
   };
   try {
     let config = initial;
-    const embeddedDatabase = !config.database.url;
-    if (embeddedDatabase) {
+    let embeddedDir: string | undefined;
+    if (!config.database.url) {
+      const { dir, dirIsDefault } = config.database.embedded;
+      embeddedDir = effectiveDataDir(dir, dirIsDefault);
+      if (embeddedDir !== dir)
+        logger.warn(
+          `Running as root, the embedded PostgreSQL (which runs as the "postgres" user) cannot reach ${dir}: its cluster is kept in ${embeddedDir} instead.`,
+        );
       const db = await startEmbeddedPostgres({
-        dataDir: config.database.embedded.dir,
+        dataDir: embeddedDir,
         port: config.database.embedded.port,
         onProgress: (line) => logger.info(line),
       });
@@ -96,7 +104,7 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
       url: `http://127.0.0.1:${port}`,
       config,
       sandboxUrl,
-      embeddedDatabase,
+      embeddedDir,
       stop: stopAll,
     };
   } catch (err) {

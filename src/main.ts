@@ -23,19 +23,18 @@ async function main(): Promise<void> {
     `Prescription Registry Service listening on ${runtime.url}`,
     `  API docs:      ${runtime.url}/docs  (OpenAPI: ${runtime.url}/openapi.json)`,
     `  Health:        ${runtime.url}/health/ready   Metrics: ${runtime.url}/metrics`,
-    `  Database:      ${runtime.embeddedDatabase ? `embedded PostgreSQL in ${config.database.embedded.dir}` : 'DATABASE_URL'}`,
+    `  Database:      ${runtime.embeddedDir ? `embedded PostgreSQL in ${runtime.embeddedDir}` : 'DATABASE_URL'}`,
     ...(runtime.sandboxUrl
       ? [
           `  Sandbox:       ${runtime.sandboxUrl}  (emulated SISA/REFEPS, RENAPER, catalogue, ministry)`,
         ]
       : []),
   ];
-  const demo =
-    runtime.embeddedDatabase && config.settings(authSettings).demoClient
-      ? // A fresh demo secret at every start: only hashes are stored, so this is the only way
-        // to print credentials that work.
-        await runtime.app.get(ApiClientsService).ensureDemoClient()
-      : undefined;
+  const demo = config.settings(authSettings).demoClient
+    ? // A fresh demo secret at every start: only hashes are stored, so this is the only way
+      // to print credentials that work.
+      await runtime.app.get(ApiClientsService).ensureDemoClient()
+    : undefined;
   if (demo === null) {
     banner.push(
       '',

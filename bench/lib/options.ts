@@ -30,6 +30,11 @@ export interface Options {
   quick: boolean;
   scenarios: Set<Scenario>;
   baseUrl: string;
+  /**
+   * --embedded: the database is the embedded PostgreSQL `npm start` uses with no DATABASE_URL
+   * (a durable cluster of its own in a temporary folder, default settings), not --database-url.
+   */
+  embedded: boolean;
   keepDb: boolean;
   /** The runtimes measured, the reference (24) first when it is one of them. */
   runtimes: RuntimeId[];
@@ -121,6 +126,7 @@ export function parseOptions(argv: string[], root: string): Options {
       flags.get('database-url') ??
       process.env.DATABASE_URL ??
       'postgres://postgres@127.0.0.1:5432/test',
+    embedded: flags.get('embedded') === 'true',
     keepDb: flags.get('keep-db') === 'true',
     runtimes,
     runtimeCache: flags.get('runtime-cache') ?? join(root, 'bench', '.runtime'),

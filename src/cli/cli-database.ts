@@ -8,6 +8,7 @@ import {
   startEmbeddedPostgres,
 } from '../database/embedded/embedded-postgres.js';
 import { readRunningServer } from '../database/embedded/ownership.js';
+import { effectiveDataDir } from '../database/embedded/server-user.js';
 import { runMigrations } from '../database/migrate.js';
 import { MIGRATIONS } from '../../migrations/index.js';
 
@@ -28,7 +29,10 @@ export async function openCliDatabase(config: AppConfig, entities: Entity[]): Pr
   let url = config.database.url;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
-    const dir = config.database.embedded.dir;
+    const dir = effectiveDataDir(
+      config.database.embedded.dir,
+      config.database.embedded.dirIsDefault,
+    );
     const running = readRunningServer(dir);
     if (running) {
       url = embeddedUrl(running.port, readFileSync(passwordPath(dir), 'utf8').trim());

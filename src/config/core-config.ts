@@ -31,7 +31,8 @@ export interface CoreConfig {
     /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
     isEmbedded: boolean;
     poolSize: number;
-    embedded: { dir: string; port: number };
+    /** `dirIsDefault`: EMBEDDED_DB_DIR unset (root may then move it: effectiveDataDir). */
+    embedded: { dir: string; dirIsDefault: boolean; port: number };
   };
   /** pg-boss keeps its tables in `schema` (separate schemas isolate deployments sharing a database). */
   queue: { schema: string; pollIntervalSeconds: number; maintenanceIntervalSeconds: number };
@@ -102,6 +103,7 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       poolSize: v.DATABASE_POOL_SIZE ?? 10,
       embedded: {
         dir: resolve(v.EMBEDDED_DB_DIR ?? '.data/postgres'),
+        dirIsDefault: v.EMBEDDED_DB_DIR === undefined,
         port: v.EMBEDDED_DB_PORT ?? 0,
       },
     },

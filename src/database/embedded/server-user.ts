@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chownSync, mkdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /** Who the server runs as: the caller, or (for root, which PostgreSQL refuses) `postgres`. */
 export interface ServerUser {
@@ -44,8 +45,8 @@ export function serverUser(dataDir: string): ServerUser {
   return { uid, gid, own: (path) => chownSync(path, uid, gid) };
 }
 
-/** Every ancestor of `dir` must be searchable by `uid` (others' x bit, or owned by it). */
-function assertReachable(dir: string, uid: number): void {
+/** The first ancestor of `dir` that `uid` cannot enter (no others' x bit, not its own). */
+function blockingAncestor(dir: string, uid: number | undefined): string | undefined {
   for (let d = dir; ; d = dirname(d)) {
     let st;
     try {
@@ -53,13 +54,37 @@ function assertReachable(dir: string, uid: number): void {
     } catch {
       st = undefined; // created later by us, with mode 755
     }
-    if (st && st.uid !== uid && (st.mode & 0o001) === 0) {
-      throw new Error(
-        `Running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${d} ` +
-          `(mode ${(st.mode & 0o777).toString(8)}). Set EMBEDDED_DB_DIR to a folder it can reach ` +
-          `(e.g. /var/lib/prescription-registry), run as another user, or set DATABASE_URL.`,
-      );
-    }
-    if (d === dirname(d)) return;
+    if (st && st.uid !== uid && (st.mode & 0o001) === 0) return d;
+    if (d === dirname(d)) return undefined;
   }
+}
+
+function assertReachable(dir: string, uid: number): void {
+  const blocked = blockingAncestor(dir, uid);
+  if (blocked) {
+    throw new Error(
+      `Running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot enter ` +
+        `${blocked}. Set EMBEDDED_DB_DIR to a folder it can reach (e.g. ` +
+        `/var/lib/prescription-registry/postgres), run as another user, or set DATABASE_URL.`,
+    );
+  }
+}
+
+/** Where root's default clusters go when the project folder is closed to `postgres`. */
+export const ROOT_FALLBACK_DIR = '/var/lib/prescription-registry';
+
+/**
+ * The data folder the embedded server uses. As root, a checkout inside a folder the `postgres`
+ * user cannot enter (e.g. under /root, mode 700) cannot hold the cluster; the default folder
+ * then moves to ROOT_FALLBACK_DIR, one per checkout (named after its path), and the start says
+ * so. An EMBEDDED_DB_DIR set on purpose is never moved: that start fails, saying why.
+ */
+export function effectiveDataDir(configured: string, isDefault: boolean): string {
+  if (!runningAsRoot() || !isDefault) return configured;
+  if (!blockingAncestor(dirname(configured), idOf('-u'))) return configured;
+  const checkout = dirname(dirname(configured));
+  const id = createHash('sha256').update(configured).digest('hex').slice(0, 10);
+  const folder = join(ROOT_FALLBACK_DIR, `${basename(checkout)}-${id}`);
+  mkdirSync(folder, { recursive: true, mode: 0o755 });
+  return join(folder, basename(configured));
 }
