@@ -17,7 +17,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { claim, isAlive, stopOrphan } from './ownership.js';
-import { parentDeathWrapper, postgresBinaries, PostgresBinaries } from './postgres-binaries.js';
+import {
+  binariesReachableBy,
+  parentDeathWrapper,
+  postgresBinaries,
+  PostgresBinaries,
+} from './postgres-binaries.js';
 import { serverUser, ServerUser } from './server-user.js';
 
 export interface EmbeddedPostgres {
@@ -52,8 +57,8 @@ export const embeddedUrl = (port: number, password: string, database = EMBEDDED_
  * PostgreSQL's own recovery runs — and stopped by `stop()`. One owner per folder at a time.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedPostgres> {
-  const bins = await postgresBinaries();
   const user = serverUser(opts.dataDir);
+  const bins = binariesReachableBy(await postgresBinaries(), user.reachable);
   mkdirSync(dirname(opts.dataDir), { recursive: true });
   const ownership = claim(opts.dataDir);
   try {
@@ -99,12 +104,12 @@ export async function startThrowawayPostgres(
   opts: { maxConnections?: number } = {},
 ): Promise<EmbeddedPostgres> {
   await sweepThrowaways();
-  const bins = await postgresBinaries();
   const root = mkdtempSync(join(tmpdir(), `${THROWAWAY_PREFIX}${process.pid}-`));
   chmodSync(root, 0o755);
   try {
     const dataDir = join(root, 'data');
     const user = serverUser(dataDir);
+    const bins = binariesReachableBy(await postgresBinaries(), user.reachable);
     const password = randomBytes(16).toString('hex');
     await initdb(bins, user, dataDir, password, true);
     const server = await startServer(bins, user, {

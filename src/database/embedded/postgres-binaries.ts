@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { arch, platform } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { ROOT_FALLBACK_DIR } from './server-user.js';
 
 export interface PostgresBinaries {
   initdb: string;
@@ -16,6 +18,34 @@ const PACKAGES: Record<string, string> = {
 };
 
 export class EmbeddedPostgresUnavailable extends Error {}
+
+/**
+ * As root the server runs as `postgres`, which must be able to run the binaries: inside a
+ * checkout it cannot enter (under /root, a 700 temporary folder) they are copied once, whole
+ * (`bin`, `lib`, `share`: the server finds the others relative to itself), to a folder beside
+ * root's fallback clusters, named after the package version.
+ */
+export function binariesReachableBy(
+  bins: PostgresBinaries,
+  reachable: (dir: string) => boolean,
+): PostgresBinaries {
+  const bin = dirname(bins.postgres);
+  if (reachable(bin)) return bins;
+  const native = dirname(bin);
+  const version = execFileSync(bins.postgres, ['--version'], { encoding: 'utf8' }).trim();
+  const target = join(ROOT_FALLBACK_DIR, `${version.replace(/\W+/g, '-')}-${platform()}-${arch()}`);
+  if (!existsSync(join(target, 'bin', basename(bins.postgres)))) {
+    const partial = `${target}.partial-${process.pid}`;
+    mkdirSync(ROOT_FALLBACK_DIR, { recursive: true, mode: 0o755 });
+    cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    rmSync(target, { recursive: true, force: true });
+    renameSync(partial, target);
+  }
+  return {
+    initdb: join(target, 'bin', basename(bins.initdb)),
+    postgres: join(target, 'bin', basename(bins.postgres)),
+  };
+}
 
 /**
  * The PostgreSQL server binaries shipped by this platform's npm package. Nothing is downloaded:

@@ -26,8 +26,8 @@ function idOf(flag: '-u' | '-g'): number | undefined {
  * as the `postgres` user, created when missing, and every folder above the data folder must let
  * that user through.
  */
-export function serverUser(dataDir: string): ServerUser {
-  if (!runningAsRoot()) return { own: () => undefined };
+export function serverUser(dataDir: string): ServerUser & { reachable(dir: string): boolean } {
+  if (!runningAsRoot()) return { own: () => undefined, reachable: () => true };
   if (idOf('-u') === undefined) {
     try {
       execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], {
@@ -42,11 +42,16 @@ export function serverUser(dataDir: string): ServerUser {
   const uid = idOf('-u') as number;
   const gid = idOf('-g') as number;
   assertReachable(dirname(dataDir), uid);
-  return { uid, gid, own: (path) => chownSync(path, uid, gid) };
+  return {
+    uid,
+    gid,
+    own: (path) => chownSync(path, uid, gid),
+    reachable: (dir) => blockingAncestor(dir, uid) === undefined,
+  };
 }
 
 /** The first ancestor of `dir` that `uid` cannot enter (no others' x bit, not its own). */
-function blockingAncestor(dir: string, uid: number | undefined): string | undefined {
+export function blockingAncestor(dir: string, uid: number | undefined): string | undefined {
   for (let d = dir; ; d = dirname(d)) {
     let st;
     try {
