@@ -8,7 +8,7 @@ export interface ServerUser {
   uid?: number;
   gid?: number;
   /** Hands a folder the server must write to over to its user. */
-  own(path: string): void;
+  own: (path: string) => void;
 }
 
 const runningAsRoot = () => process.getuid?.() === 0;
@@ -26,7 +26,7 @@ function idOf(flag: '-u' | '-g'): number | undefined {
  * as the `postgres` user, created when missing, and every folder above the data folder must let
  * that user through.
  */
-export function serverUser(dataDir: string): ServerUser & { reachable(dir: string): boolean } {
+export function serverUser(dataDir: string): ServerUser & { reachable: (dir: string) => boolean } {
   if (!runningAsRoot()) return { own: () => undefined, reachable: () => true };
   if (idOf('-u') === undefined) {
     try {
