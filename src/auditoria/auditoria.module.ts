@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditSealScheduler } from './audit-seal.scheduler.js';
 import { AuditSealer } from './audit-sealer.js';
 import { AuditoriaRepository } from './auditoria.repository.js';
+import { AuditoriaMetrics } from './auditoria.metrics.js';
 import { AuditoriaService } from './auditoria.service.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 import { AuditSealEntity } from './entities/audit-seal.entity.js';
@@ -20,6 +21,7 @@ import { SellosRepository } from './sellos.repository.js';
     SellosRepository,
     AuditSealer,
     AuditSealScheduler,
+    AuditoriaMetrics,
   ],
   exports: [AuditoriaService],
 })

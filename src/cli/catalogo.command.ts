@@ -61,7 +61,7 @@ async function withCatalogoSync<T>(
         writer,
         new MedicamentosRepository(db.dataSource),
         client,
-        new CatalogoSyncMetrics(metrics, writer),
+        new CatalogoSyncMetrics(metrics, writer, config.settings(medicamentosSettings)),
         config.settings(medicamentosSettings),
         logger,
       );

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from './data-source-options.js';
+import { PoolMetrics } from './pool-metrics.js';
 import { Transactions } from './transactions.js';
 
 /** The TypeORM connection (entities registered by each module's forFeature) and Transactions. */
@@ -18,7 +19,7 @@ export class DatabaseModule {
           retryAttempts: 0,
         }),
       ],
-      providers: [Transactions],
+      providers: [Transactions, PoolMetrics],
       exports: [Transactions],
     };
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../common/metrics/metrics.service.js';
+import { InjectSettings } from '../config/settings.js';
+import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.slice.js';
 import { MirrorSyncRepository } from './mirror-sync.repository.js';
 
 export type SyncOutcome = 'success' | 'failure' | 'skipped';
@@ -11,8 +13,17 @@ export class CatalogoSyncMetrics {
   private readonly runs: Counter<'outcome'>;
   private readonly duration: Histogram<'outcome'>;
 
-  constructor(metrics: MetricsService, state: MirrorSyncRepository) {
+  constructor(
+    metrics: MetricsService,
+    state: MirrorSyncRepository,
+    @InjectSettings(medicamentosSettings) settings: MedicamentosSettings,
+  ) {
     const registers = [metrics.registry];
+    new Gauge({
+      name: 'catalogo_sync_interval_seconds',
+      help: 'CATALOG_SYNC_INTERVAL_MINUTES in seconds: how often the mirror is refreshed (0: only by command)',
+      registers,
+    }).set(settings.syncIntervalMinutes * 60);
     this.runs = new Counter({
       name: 'catalogo_sync_runs_total',
       help: 'Catalogue sync runs by outcome (skipped: another instance held the lock, or fresh)',

@@ -15,6 +15,7 @@ import { TransaccionesController } from './consulta/transacciones.controller.js'
 import { RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
 import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
+import { MinisterioBacklogMetrics } from './notificacion/ministerio-backlog.metrics.js';
 import { MinisterioDeliveryJob } from './notificacion/ministerio-delivery.job.js';
 import { RecetaEventsService } from './notificacion/receta-events.service.js';
 import { WebhookDeliveryJob } from './notificacion/webhook-delivery.job.js';
@@ -65,6 +66,7 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     AnulacionDelivery,
     WebhookDeliveryJob,
     RecetaEventsService,
+    MinisterioBacklogMetrics,
   ],
   exports: [RecetasService, RecetaEventsService],
 })

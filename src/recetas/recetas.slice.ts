@@ -3,6 +3,7 @@ import { defineErrorCodes } from '../common/errors/error-codes.js';
 import { defineScopes } from '../common/http/access.js';
 import { Recetas1763800003000 } from './migrations/1763800003000-Recetas.js';
 import { RecetaVida1764000000000 } from './migrations/1764000000000-RecetaVida.js';
+import { RecetasPendingIndex1764100000000 } from './migrations/1764100000000-RecetasPendingIndex.js';
 import { recetasSettings } from './recetas.settings.js';
 
 export const RECETAS_SCOPES = defineScopes({
@@ -32,5 +33,5 @@ export const recetasSlice: ModuleSlice = {
   errors: RECETAS_ERRORS,
   settings: [recetasSettings],
   // Also holds the Idempotency-Key table: committed migrations are never split.
-  migrations: [Recetas1763800003000, RecetaVida1764000000000],
+  migrations: [Recetas1763800003000, RecetaVida1764000000000, RecetasPendingIndex1764100000000],
 };

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import { Counter } from 'prom-client';
 import { ApiClientsService } from '../../auth/api-clients.service.js';
 import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { InjectSettings } from '../../config/settings.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import { WebhookEvent, WebhookSender } from '../../webhooks/webhook-sender.js';
@@ -30,6 +32,7 @@ export class WebhookDeliveryJob implements QueueJobHandler<WebhookJob> {
   readonly policy: JobPolicy;
   readonly concurrency = 2;
   private readonly log: Logger;
+  private readonly outcomes: Counter<'outcome'>;
 
   constructor(
     private readonly clients: ApiClientsService,
@@ -37,8 +40,15 @@ export class WebhookDeliveryJob implements QueueJobHandler<WebhookJob> {
     private readonly recetas: RecetasRepository,
     @InjectSettings(webhooksSettings) private readonly settings: WebhooksSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
+    metrics: MetricsService,
   ) {
     this.log = logger.child({ component: 'webhooks' });
+    this.outcomes = new Counter({
+      name: 'webhook_delivery_outcomes_total',
+      help: 'Webhook delivery attempts by outcome (delivered; retry: failed, tried again later; failed: failed, no attempt left)',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
     this.policy = {
       retryLimit: settings.maxAttempts - 1,
       retryDelay: settings.retryDelaySeconds,
@@ -64,6 +74,7 @@ export class WebhookDeliveryJob implements QueueJobHandler<WebhookJob> {
         ? `${data.event.type} ${data.event.id} delivered (HTTP ${result.status})`
         : `${data.event.type} ${data.event.id}: ${result.reason}${last ? '; giving up' : '; will retry'}`,
     });
+    this.outcomes.inc({ outcome: result.ok ? 'delivered' : last ? 'failed' : 'retry' });
     if (!result.ok) {
       this.log.warn(
         {

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Gauge } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { MetricsService } from '../common/metrics/metrics.service.js';
+import { InjectSettings } from '../config/settings.js';
+import { auditoriaSettings, type AuditoriaSettings } from './auditoria.slice.js';
+
+/**
+ * The first event no seal covers yet (the one with the lowest writing transaction at or past the
+ * last seal's boundary: an index range on `xid`, one row), and the last seal's time.
+ */
+export const SEALING_STATE_SQL = `
+  WITH head AS (SELECT xid_hasta, at FROM auditoria_sellos ORDER BY id DESC LIMIT 1)
+  SELECT extract(epoch FROM (SELECT at FROM head))::float8 AS last_seal,
+         extract(epoch FROM now() - (
+           SELECT e.at FROM auditoria_eventos e
+            WHERE e.xid >= COALESCE((SELECT xid_hasta FROM head), '0'::xid8)
+            ORDER BY e.xid LIMIT 1))::float8 AS oldest_unsealed_age`;
+
+/**
+ * Whether sealing keeps up, for the operators' alert (unsealed events older than twice the seal
+ * interval). Read from the shared database at scrape time: every instance reports the same value
+ * (aggregate with max); a failed read keeps the previous value rather than failing /metrics.
+ */
+@Injectable()
+export class AuditoriaMetrics {
+  constructor(
+    metrics: MetricsService,
+    @InjectDataSource() db: DataSource,
+    @InjectSettings(auditoriaSettings) settings: AuditoriaSettings,
+  ) {
+    const registers = [metrics.registry];
+    let state = { last_seal: 0, oldest_unsealed_age: 0 };
+    const refresh = async () => {
+      const rows = await db
+        .query<Array<{ last_seal: number | null; oldest_unsealed_age: number | null }>>(
+          SEALING_STATE_SQL,
+        )
+        .catch(() => undefined);
+      if (rows?.[0])
+        state = {
+          last_seal: rows[0].last_seal ?? 0,
+          oldest_unsealed_age: Math.max(0, rows[0].oldest_unsealed_age ?? 0),
+        };
+      return state;
+    };
+    new Gauge({
+      name: 'auditoria_oldest_unsealed_event_age_seconds',
+      help: 'Age of the oldest event no seal covers yet (0: none); cluster-wide, aggregate with max',
+      registers,
+      async collect() {
+        this.set((await refresh()).oldest_unsealed_age);
+      },
+    });
+    new Gauge({
+      name: 'auditoria_last_seal_timestamp_seconds',
+      help: 'Unix time of the last seal (0: none yet); cluster-wide, aggregate with max',
+      registers,
+      collect() {
+        this.set(state.last_seal);
+      },
+    });
+    new Gauge({
+      name: 'auditoria_seal_interval_seconds',
+      help: 'AUDIT_SEAL_SECONDS: how often this instance seals new events (0: sealing off here)',
+      registers,
+    }).set(settings.sealSeconds);
+  }
+}
