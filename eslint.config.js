@@ -61,6 +61,7 @@ export default tseslint.config(
         console: 'readonly',
         globalThis: 'readonly',
         fetch: 'readonly',
+        setTimeout: 'readonly',
       },
     },
   },
