@@ -11,6 +11,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { REFUSED_CHARACTERS as R } from '../../common/validation/request-text.js';
 import { DecimalInt } from '../../common/validation/validators.js';
 
 export const DEFAULT_PER_PAGE = 20;
@@ -24,8 +25,9 @@ export class BuscarMedicamentosQueryDto {
       'Text searched in the commercial name and the active ingredient, 2–100 characters: case- and accent-insensitive, tolerant of small typos ("ibuprofen", "paracetmol"), best match first. Required unless `code` is sent.',
     minLength: 2,
     maxLength: 100,
-    // Trimmed before the length check: at least two characters besides surrounding spaces.
-    pattern: '^\\s*[^\\s\\u0000][^\\u0000]*[^\\s\\u0000]\\s*$',
+    // Trimmed before the length check: at least two characters besides surrounding spaces;
+    // no control characters (contract §1), so the spaces are whitespace minus those.
+    pattern: `^[^\\S${R}]*[^\\s${R}][^${R}]*[^\\s${R}][^\\S${R}]*$`,
     example: 'ibuprofeno',
   })
   // Both sent: code wins, and q is not even validated.
