@@ -318,6 +318,22 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
     await api.reservar(b(), r.cuir).expect(201);
   });
 
+  it('releasing takes no body: one is refused with 400 and the reservation stays', async () => {
+    const r = await registered();
+    const id = (await api.reservar(a(), r.cuir).expect(201)).body.data.reserva_id as string;
+    const release = () => request(t.url).delete(`/v1/dispensas/reservas/${id}`).set(a().headers);
+    for (const body of [{ motivo: 'stock' }, {}]) {
+      const res = await release().send(body).expect(400);
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ field: '(body)', issue: expect.stringContaining('no body') }],
+      });
+    }
+    expect((await api.verificar(b(), r.cuir)).body.data.reserva).toMatchObject({ propia: false });
+    await release().expect(204);
+    expect((await api.verificar(b(), r.cuir)).body.data.reserva).toBeNull();
+  });
+
   it('a lapsed reservation frees itself (time moved in the database; no job lapses it)', async () => {
     const r = await registered();
     const made = (await api.reservar(a(), r.cuir).expect(201)).body.data;

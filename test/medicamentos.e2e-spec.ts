@@ -120,6 +120,10 @@ describe('GET /v1/medicamentos/buscar', () => {
     [{}, 'q'],
     [{ page: 1 }, 'q'],
     [{ code: '12 34' }, 'code'],
+    // q is validated whenever it is sent, code or not (code still wins the search).
+    [{ code: '1234567', q: 'a' }, 'q'],
+    [{ code: '1234567', q: 'x'.repeat(101) }, 'q'],
+    [{ code: '1234567', q: '   ' }, 'q'],
   ])('answers 400 VALIDATION_FAILED for %j, naming %s', async (query, field) => {
     const res = await buscar(query).expect(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');

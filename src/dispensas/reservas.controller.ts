@@ -49,10 +49,13 @@ export class ReservasController {
   @ApiOperation({
     summary: 'Release your reservation (scope dispensas:write)',
     description:
-      "204, also when it had lapsed, been released or been consumed already. Another client's reservation answers 404, exactly like a missing one. Written to the event log (tipo `reserva_liberada`).",
+      "204, also when it had lapsed, been released or been consumed already. Another client's reservation answers 404, exactly like a missing one. Takes no request body: one (even `{}`) is refused with 400 VALIDATION_FAILED, field `(body)`, and nothing is released. Written to the event log (tipo `reserva_liberada`).",
   })
   @ApiResponse({ status: 204, description: 'Released' })
-  @ApiErrors({ 404: "NOT_FOUND (also for another client's reservation)" })
+  @ApiErrors({
+    400: 'VALIDATION_FAILED: a request body was sent (field `(body)`)',
+    404: "NOT_FOUND (also for another client's reservation)",
+  })
   async liberar(
     @CurrentClient() client: AuthenticatedClient,
     @Param('reserva_id') id: string,

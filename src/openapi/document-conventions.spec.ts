@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { completeDocument } from './document-conventions.js';
+import { TEXT_PATTERN } from '../common/validation/patterns.js';
 
 /** A document shaped as Nest builds it, with the cases the conventions distinguish. */
 function built(): OpenAPIObject {
@@ -170,12 +171,12 @@ describe('completeDocument', () => {
     expect(post.parameters[0].schema).toMatchObject({ maxLength: 36, pattern: expect.any(String) });
   });
 
-  it('closes request bodies, splitting a schema answers share, and refuses NUL in free text', () => {
+  it('closes request bodies, splitting a schema answers share, and refuses control characters in free text', () => {
     const s = doc.components.schemas;
     expect(s.NewThing.additionalProperties).toBe(false);
     expect(s.NewThing.properties.items.items).toEqual({ $ref: '#/components/schemas/ItemInput' });
     expect(s.ItemInput.additionalProperties).toBe(false);
-    expect(s.ItemInput.properties.nombre.pattern).toBe('^[^\\u0000]*$');
+    expect(s.ItemInput.properties.nombre.pattern).toBe(TEXT_PATTERN);
     expect(s.Item.additionalProperties).toBeUndefined();
     expect(s.Item.properties.nombre.pattern).toBeUndefined();
   });

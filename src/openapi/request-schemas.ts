@@ -1,9 +1,10 @@
 import type { OpenAPIObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
-import { NO_NUL_PATTERN } from '../common/validation/patterns.js';
+import { TEXT_PATTERN } from '../common/validation/patterns.js';
 
 /**
  * Request bodies say what the validation pipe enforces on every route: unknown fields are
- * refused (`additionalProperties: false`) and text may not hold U+0000. A component used by
+ * refused (`additionalProperties: false`) and text may not hold control
+ * characters (request-text.ts). A component used by
  * requests and responses alike is split: requests get a closed copy named `<Name>Input`, so
  * answers stay open to new members.
  */
@@ -82,10 +83,10 @@ function closeInPlace(schema: Schema): void {
   }
 }
 
-/** A request string without a pattern, format or enum of its own gets the no-NUL pattern. */
+/** A request string without a pattern, format or enum of its own gets the text pattern (no controls). */
 export function restrictText(s: SchemaObject): void {
   if (s.pattern === undefined && s.format === undefined && s.enum === undefined) {
-    s.pattern = NO_NUL_PATTERN;
+    s.pattern = TEXT_PATTERN;
   }
 }
 

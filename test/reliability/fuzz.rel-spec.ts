@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
+import { LONE_SURROGATE_ISSUE, REFUSED_ISSUE } from '../../src/common/validation/request-text.js';
 import type { TestClient } from '../support/clients.js';
 import { dispensaBody } from '../support/dispensas.js';
 import { registrationBody } from '../support/recetas.js';
@@ -658,9 +659,7 @@ describe('fuzzing every endpoint', () => {
       for (const res of await registerBothWays(over)) {
         checkAnswer(res, `NUL in ${field}`);
         expect(res.status).toBe(400);
-        expect(res.body.error.details).toEqual([
-          { field, issue: 'must not contain the NUL character (U+0000)' },
-        ]);
+        expect(res.body.error.details).toEqual([{ field, issue: REFUSED_ISSUE }]);
       }
     }
     const q = await send('GET', '/v1/medicamentos/buscar?q=ibu%00profeno');
@@ -681,9 +680,7 @@ describe('fuzzing every endpoint', () => {
       for (const res of await registerBothWays(over)) {
         checkAnswer(res, `lone surrogate in ${field}`);
         expect(res.status).toBe(400);
-        expect(res.body.error.details).toEqual([
-          { field, issue: 'must be valid Unicode text (it holds an unpaired surrogate)' },
-        ]);
+        expect(res.body.error.details).toEqual([{ field, issue: LONE_SURROGATE_ISSUE }]);
       }
     }
     expect(await counts()).toEqual(before);

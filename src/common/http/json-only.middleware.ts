@@ -19,6 +19,7 @@ const hasBody = (req: Request) =>
  */
 export function jsonOnlyMiddleware(routes: RouteMethodIndex) {
   return (req: Request, _res: Response, next: NextFunction): void => {
+    if (req.method === 'DELETE') return next(deleteBodyProblem(routes, req));
     if (!BODY_METHODS.has(req.method)) return next();
     const allowed = routes.allowedMethods(req.path);
     if (allowed.length > 0 && !allowed.includes(req.method)) {
@@ -39,4 +40,16 @@ export function jsonOnlyMiddleware(routes: RouteMethodIndex) {
     }
     next();
   };
+}
+
+/**
+ * Contract §1: a DELETE takes no body. The body parser would parse one and the handler ignore it,
+ * so a client sending, say, a reason for the release would believe it recorded. Only on a path
+ * that takes DELETE: elsewhere the answer is the 404 or 405 it would be anyway.
+ */
+function deleteBodyProblem(routes: RouteMethodIndex, req: Request): DomainError | undefined {
+  if (!hasBody(req) || !routes.allowedMethods(req.path).includes('DELETE')) return undefined;
+  return new DomainError('VALIDATION_FAILED', 'This operation takes no request body', [
+    { field: '(body)', issue: 'must be absent: a DELETE takes no body' },
+  ]);
 }

@@ -5,6 +5,7 @@
  * The CUIR's patterns are the cuir module's (cuir/cuir-patterns.ts).
  */
 import { INDEC_JURISDICTION_CODES } from '../indec-jurisdictions.js';
+import { REFUSED_CHARACTERS } from './request-text.js';
 import { ISO_WITH_OFFSET } from './validators.js';
 
 /** An alternation of the given literals, as a non-capturing group. */
@@ -36,7 +37,8 @@ export const DATE_TIME_WITH_OFFSET_PATTERN = ISO_WITH_OFFSET.source;
 export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
 
 /**
- * Free text: the server refuses U+0000 (PostgreSQL cannot store it) in every body field and
- * query parameter; applied to each request string without a pattern of its own.
+ * Free text: the server refuses control and bidirectional control characters in every body field
+ * and query parameter (request-text.ts); applied to each request string without a pattern of
+ * its own. (An unpaired surrogate, refused too, is beyond what a pattern can say.)
  */
-export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+export const TEXT_PATTERN = `^[^${REFUSED_CHARACTERS}]*$`;

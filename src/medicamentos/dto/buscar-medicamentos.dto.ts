@@ -11,6 +11,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { REFUSED_CHARACTERS as R } from '../../common/validation/request-text.js';
 import { DecimalInt } from '../../common/validation/validators.js';
 
 export const DEFAULT_PER_PAGE = 20;
@@ -21,15 +22,17 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 export class BuscarMedicamentosQueryDto {
   @ApiPropertyOptional({
     description:
-      'Text searched in the commercial name and the active ingredient, 2–100 characters: case- and accent-insensitive, tolerant of small typos ("ibuprofen", "paracetmol"), best match first. Required unless `code` is sent.',
+      'Text searched in the commercial name and the active ingredient, 2–100 characters: case- and accent-insensitive, tolerant of small typos ("ibuprofen", "paracetmol"), best match first. Required unless `code` is sent; validated whenever sent, `code` or not.',
     minLength: 2,
     maxLength: 100,
-    // Trimmed before the length check: at least two characters besides surrounding spaces.
-    pattern: '^\\s*[^\\s\\u0000][^\\u0000]*[^\\s\\u0000]\\s*$',
+    // Trimmed before the length check: at least two characters besides surrounding spaces;
+    // no control characters (contract §1), so the spaces are whitespace minus those.
+    pattern: `^[^\\S${R}]*[^\\s${R}][^${R}]*[^\\s${R}][^\\S${R}]*$`,
     example: 'ibuprofeno',
   })
-  // Both sent: code wins, and q is not even validated.
-  @ValidateIf((o: BuscarMedicamentosQueryDto) => o.code === undefined)
+  // Required unless code is sent, and validated whenever sent: a code does not make a bad q
+  // acceptable (code still wins the search).
+  @ValidateIf((o: BuscarMedicamentosQueryDto) => o.code === undefined || o.q !== undefined)
   @Transform(trim)
   @IsDefined({ message: 'is required unless code is sent' })
   @IsString({ message: 'must be a string' })
@@ -37,7 +40,8 @@ export class BuscarMedicamentosQueryDto {
   q?: string;
 
   @ApiPropertyOptional({
-    description: 'Exact catalogue code; when sent, `q` is ignored. Required unless `q` is sent.',
+    description:
+      'Exact catalogue code; when sent, the search ignores `q` (which must still be valid). Required unless `q` is sent.',
     example: '1234567',
     pattern: '^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$',
     minLength: 1,
