@@ -8,6 +8,7 @@ import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { AuthGuard } from './auth.guard.js';
 import { AuthService } from './auth.service.js';
 import { ClientRateLimitGuard } from './client-rate-limit.guard.js';
+import { RateLimiters } from './rate-limiters.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiClientEntity])],
@@ -16,10 +17,11 @@ import { ClientRateLimitGuard } from './client-rate-limit.guard.js';
     ApiClientsService,
     AuthService,
     AuthFailureLimiter,
+    RateLimiters,
     // Order matters: authenticate first, then count the request against that client.
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: ClientRateLimitGuard },
   ],
-  exports: [ApiClientsService],
+  exports: [ApiClientsService, RateLimiters],
 })
 export class AuthModule {}

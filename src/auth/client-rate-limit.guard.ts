@@ -1,18 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import {
-  RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
-import { DataSource } from 'typeorm';
+import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
-import { InjectSettings } from '../config/settings.js';
-import { authSettings } from './auth.settings.js';
-import type { AuthSettings } from './auth.settings.js';
+import { RateLimiters } from './rate-limiters.js';
 
 const WINDOW_SECONDS = 60;
 
@@ -27,10 +18,7 @@ export class ClientRateLimitGuard implements CanActivate {
   /** One limiter per distinct limit: the library fixes the budget per limiter. */
   private readonly limiters = new Map<number, RateLimiterAbstract>();
 
-  constructor(
-    @InjectSettings(authSettings) private readonly settings: AuthSettings,
-    @InjectDataSource() private readonly db: DataSource,
-  ) {}
+  constructor(private readonly rateLimiters: RateLimiters) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const client = context.switchToHttp().getRequest<RequestWithContext>().apiClient;
@@ -58,19 +46,11 @@ export class ClientRateLimitGuard implements CanActivate {
   private limiterFor(points: number): RateLimiterAbstract {
     let limiter = this.limiters.get(points);
     if (!limiter) {
-      const opts = { points, duration: WINDOW_SECONDS, keyPrefix: `client${points}` };
-      limiter =
-        this.settings.rateLimitStore === 'postgres'
-          ? new RateLimiterPostgres({
-              ...opts,
-              storeClient: this.db,
-              storeType: 'typeorm',
-              tableName: 'rate_limits',
-              tableCreated: true,
-              clearExpiredByTimeout: true,
-              insuranceLimiter: new RateLimiterMemory(opts),
-            })
-          : new RateLimiterMemory(opts);
+      limiter = this.rateLimiters.create({
+        points,
+        duration: WINDOW_SECONDS,
+        keyPrefix: `client${points}`,
+      });
       this.limiters.set(points, limiter);
     }
     return limiter;

@@ -1,5 +1,5 @@
 import { DomainError } from '../common/errors/domain-error.js';
-import { dispensaProblem, RecetaEnJuego, reservaProblem } from './reglas-dispensa.js';
+import { dispensaProblem, RecetaEnJuego, reservaProblem, turnoProblem } from './reglas-dispensa.js';
 
 const ME = 'me';
 const OTHER = 'other';
@@ -150,5 +150,31 @@ describe('reservation rules (contract §7)', () => {
     );
     expect(e?.code).toBe('RECETA_RESERVADA');
     expect(JSON.stringify(e)).not.toContain(OTHER);
+  });
+});
+
+describe('turnoProblem (the turn after a reservation ends)', () => {
+  const ended = new Date('2026-11-30T10:00:00.000Z');
+  const at = (seconds: number) => ({
+    terminada_at: ended,
+    ahora: new Date(ended.getTime() + seconds * 1000),
+  });
+
+  it('nothing ended (never reserved, or consumed by a dispensation): no refusal', () => {
+    expect(turnoProblem(null, 10)).toBeNull();
+  });
+
+  it('within DISPENSA_RESERVA_MINUTOS of the end: 409 RESERVA_REITERADA saying from when', () => {
+    expect(refusal(turnoProblem(at(0), 10))).toEqual({
+      code: 'RESERVA_REITERADA',
+      details: ['reservable_desde: 2026-11-30T10:10:00.000Z'],
+    });
+    expect(turnoProblem(at(599.999), 10)?.message).toMatch(/another dispenser gets its turn/);
+  });
+
+  it('from then on: allowed (decimal minutes too)', () => {
+    expect(turnoProblem(at(600), 10)).toBeNull();
+    expect(turnoProblem(at(3), 0.05)).toBeNull();
+    expect(turnoProblem(at(2.9), 0.05)?.code).toBe('RESERVA_REITERADA');
   });
 });

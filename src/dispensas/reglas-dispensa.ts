@@ -56,6 +56,30 @@ export function reservaProblem(
   return null;
 }
 
+/** The caller's last reservation that ended without a dispensation, by the database's clock. */
+export interface ReservaTerminada {
+  /** When it was released, or lapsed. */
+  terminada_at: Date;
+  /** The database's time of the lookup. */
+  ahora: Date;
+}
+
+/**
+ * The turn rule: a client whose reservation lapsed or was released (not consumed by its
+ * dispensation) may not reserve the prescription again for `minutos` after it ended, so that
+ * releasing and reserving again cannot hold a prescription past DISPENSA_RESERVA_MAX_MINUTOS.
+ */
+export function turnoProblem(ultima: ReservaTerminada | null, minutos: number): DomainError | null {
+  if (!ultima) return null;
+  const desde = new Date(ultima.terminada_at.getTime() + minutos * 60_000);
+  if (ultima.ahora.getTime() >= desde.getTime()) return null;
+  return new DomainError(
+    'RESERVA_REITERADA',
+    `Your reservation of this prescription ended; another dispenser gets its turn: you may reserve it again from ${desde.toISOString()} (dispensing needs no reservation)`,
+    [{ field: 'reservable_desde', issue: desde.toISOString() }],
+  );
+}
+
 /**
  * Dispensing, all or nothing, in contract §7's order: cancelled (409), another's live reservation
  * (409), fecha_dispensa before the issue (400), outside the window (422) — the dispensation's

@@ -11,7 +11,7 @@ import { DispensasAudit } from './dispensas-audit.js';
 import { dispensasSettings } from './dispensas.slice.js';
 import type { DispensasSettings } from './dispensas.slice.js';
 import type { ReservaDto } from './dto/reservar.dto.js';
-import { RecetaEnJuego, reservaProblem } from './reglas-dispensa.js';
+import { RecetaEnJuego, reservaProblem, turnoProblem } from './reglas-dispensa.js';
 import { ReservasRepository } from './reservas.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,8 +30,10 @@ export function enJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {
 
 /**
  * Reservations (contract §7): a dispenser holds a prescription while it checks stock with the
- * patient. Made and released under the prescription's row lock; a reservation lapses by its
- * time alone, with no job.
+ * patient. Made, extended and released under the prescription's row lock; a reservation lapses
+ * by its time alone, with no job. Nobody holds one forever: asking again extends it up to its
+ * creation + DISPENSA_RESERVA_MAX_MINUTOS, and once it lapsed or was released the same client
+ * waits DISPENSA_RESERVA_MINUTOS before reserving again (the turn rule), so others get theirs.
  */
 @Injectable()
 export class ReservasService {
@@ -43,7 +45,7 @@ export class ReservasService {
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
 
-  /** A new reservation (`creada`), or the caller's live one extended. */
+  /** A new reservation (`creada`), or the caller's live one extended (up to its cap). */
   async reservar(
     client: AuthenticatedClient,
     cuir: string,
@@ -58,14 +60,22 @@ export class ReservasService {
         const vida = await this.recetas.vida(r);
         const problem = reservaProblem(enJuego(r, vida), client.id, argentinaDate(new Date()));
         if (problem) throw problem;
-        const minutes = this.settings.reservaMinutos;
+        const { reservaMinutos: minutes, reservaMaxMinutos: max } = this.settings;
         const own = vida.reserva?.client_id === client.id ? vida.reserva : null;
-        const reserva = own
-          ? await this.reservas.extend(own.id, minutes)
-          : await this.reservas.create(r.id_transaccion, client.id, minutes);
+        // Null if it lapsed since `vida` read it: then it ended just now, and the turn rule says so.
+        const extended = own && (await this.reservas.extend(own.id, minutes, max));
+        if (!extended) {
+          const turno = turnoProblem(
+            await this.reservas.lastEnded(r.id_transaccion, client.id),
+            minutes,
+          );
+          if (turno) throw turno;
+        }
+        const reserva =
+          extended ?? (await this.reservas.create(r.id_transaccion, client.id, minutes));
         await this.audit.ok({ ...event, idTransaccion });
         return {
-          creada: !own,
+          creada: !extended,
           reserva: {
             reserva_id: reserva.id,
             cuir: r.cuir,

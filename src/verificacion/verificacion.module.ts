@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditoriaModule } from '../auditoria/auditoria.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
+import { EnumeracionLimiter } from './enumeracion-limiter.js';
 import { VerificacionCuirEntity } from './verificacion-cuir.entity.js';
 import { VerificacionController } from './verificacion.controller.js';
 import { VerificacionService } from './verificacion.service.js';
@@ -17,6 +18,6 @@ import { VerificacionesRepository } from './verificaciones.repository.js';
     RecetasModule,
   ],
   controllers: [VerificacionController],
-  providers: [VerificacionService, VerificacionesRepository],
+  providers: [VerificacionService, VerificacionesRepository, EnumeracionLimiter],
 })
 export class VerificacionModule {}

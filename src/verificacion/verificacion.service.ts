@@ -12,6 +12,7 @@ import type {
 } from './dto/verificacion.dto.js';
 import { recetaContentHash } from '../recetas/receta-content-hash.js';
 import { RecetasService } from '../recetas/recetas.service.js';
+import { EnumeracionLimiter } from './enumeracion-limiter.js';
 import { VerificacionesRepository } from './verificaciones.repository.js';
 
 /**
@@ -19,7 +20,8 @@ import { VerificacionesRepository } from './verificaciones.repository.js';
  * the prescription exists, its state and its content — for any client's prescription, without
  * the patient's document — and what it may dispense (contract §3, §7: estado_receta, the window, per
  * item what was dispensed and whether it is dispensable, the live reservation and whether it
- * is the caller's). Every call is audited, and the owner can list who verified what.
+ * is the caller's). Every call is audited, and the owner can list who verified what. A client
+ * verifying too many unknown CUIRs in a minute is refused until the minute ends (enumeration).
  */
 @Injectable()
 export class VerificacionService {
@@ -28,6 +30,7 @@ export class VerificacionService {
     private readonly audit: VerificacionesRepository,
     private readonly clients: ApiClientsService,
     private readonly auditoria: AuditoriaService,
+    private readonly enumeracion: EnumeracionLimiter,
   ) {}
 
   async verify(verifier: AuthenticatedClient, cuir: string): Promise<VerificacionRecetaDto> {
@@ -41,6 +44,17 @@ export class VerificacionService {
       throw new DomainError('VALIDATION_FAILED', 'Not a valid CUIR', [
         { field: 'cuir', issue: parsed.issues.map((i) => i.issue).join('; ') },
       ]);
+    }
+    const refusal = await this.enumeracion.refusal(verifier.id);
+    if (refusal) {
+      // Nothing was looked up: only the event log records the refusal.
+      await this.auditoria.record({
+        tipo: 'verificacion',
+        cuir,
+        actor: verifier.id,
+        resultado: refusal.code,
+      });
+      throw refusal;
     }
     const r = await this.recetas.findByCuir(cuir);
     // Both trails, together, in one statement: the owner's list of verifications and the
@@ -62,7 +76,10 @@ export class VerificacionService {
         }),
       ],
     );
-    if (!r) throw notFound('Prescription');
+    if (!r) {
+      await this.enumeracion.missed(verifier.id);
+      throw notFound('Prescription');
+    }
     const vida = await this.recetas.vida(r);
     const heldByOther = vida.reserva !== null && vida.reserva.client_id !== verifier.id;
     const open = vida.anulacion === null && vida.en_ventana && !heldByOther;

@@ -23,7 +23,7 @@ export class ReservaDto {
   @ApiProperty({
     format: 'date-time',
     description:
-      'When it lapses (DISPENSA_RESERVA_MINUTOS after it was made or last asked for again); it frees itself then',
+      'When it lapses (DISPENSA_RESERVA_MINUTOS after it was made or last asked for again, never past DISPENSA_RESERVA_MAX_MINUTOS after it was made); it frees itself then',
   })
   vence_at: string;
 }

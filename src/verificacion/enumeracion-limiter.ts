@@ -1,0 +1,92 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { Counter } from 'prom-client';
+import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiters } from '../auth/rate-limiters.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { currentRequestId } from '../common/http/request-scope.js';
+import { ROOT_LOGGER } from '../common/logging/logging.module.js';
+import { MetricsService } from '../common/metrics/metrics.service.js';
+import { InjectSettings } from '../config/settings.js';
+import { verificacionSettings } from './verificacion.slice.js';
+import type { VerificacionSettings } from './verificacion.slice.js';
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * Keeps CUIRs from being walked (contract §3): a client's verifications that find nothing are
+ * counted per minute; past VERIFICACION_FALLOS_POR_MINUTO of them, every verification by CUIR of
+ * that client answers 429 until the minute ends, found ones included (else a found CUIR would
+ * still tell the walker it hit). Counted where the general rate limit counts (RATE_LIMIT_STORE),
+ * so instances share it. Only the refusals add to the count past the limit, and the one that
+ * takes it to limit + 1 — exactly one, the store increments atomically — logs and counts the
+ * block: once per client and minute, whichever instance answers.
+ */
+@Injectable()
+export class EnumeracionLimiter {
+  private readonly misses: RateLimiterAbstract;
+  private readonly limit: number;
+  private readonly blocked: Counter;
+  private readonly log: Logger;
+
+  constructor(
+    rateLimiters: RateLimiters,
+    metrics: MetricsService,
+    @Inject(ROOT_LOGGER) logger: Logger,
+    @InjectSettings(verificacionSettings) settings: VerificacionSettings,
+  ) {
+    this.limit = settings.fallosPorMinuto;
+    this.misses = rateLimiters.create({
+      points: this.limit,
+      duration: WINDOW_SECONDS,
+      keyPrefix: 'verificacion-fallos',
+    });
+    // No client label: the log line names the client; labels stay a bounded set.
+    this.blocked = new Counter({
+      name: 'verificacion_enumeration_blocked_total',
+      help: 'Clients refused verification by CUIR for the rest of a minute after too many unknown CUIRs (possible enumeration); one per client and minute, counted by the instance that refused first',
+      registers: [metrics.registry],
+    });
+    this.log = logger.child({ component: 'verificacion' });
+  }
+
+  /** 429 RATE_LIMITED while the client is past its misses of this minute, else null. */
+  async refusal(clientId: string): Promise<DomainError | null> {
+    const state = await this.misses.get(clientId);
+    if (!state || state.consumedPoints < this.limit) return null;
+    // Past limit + 1 the block was reported already: nothing more to write.
+    const r = state.consumedPoints === this.limit ? await this.count(clientId) : state;
+    return new DomainError(
+      'RATE_LIMITED',
+      `Too many verifications of unknown CUIRs (${this.limit} per minute); verifications by CUIR are refused until the minute ends`,
+      undefined,
+      { headers: { 'Retry-After': String(retryAfter(r)) } },
+    );
+  }
+
+  /** Counts a verification that found nothing. */
+  async missed(clientId: string): Promise<void> {
+    // Concurrent misses may all pass refusal(): the one taking the count past the limit reports.
+    await this.count(clientId);
+  }
+
+  private async count(clientId: string): Promise<RateLimiterRes> {
+    const r = await this.misses.penalty(clientId, 1);
+    if (r.consumedPoints === this.limit + 1) {
+      this.blocked.inc();
+      this.log.warn(
+        {
+          client_id: clientId,
+          request_id: currentRequestId(),
+          fallos_por_minuto: this.limit,
+          retry_after_s: retryAfter(r),
+        },
+        'possible CUIR enumeration: too many unknown CUIRs in a minute; verifications by CUIR refused to this client until the minute ends',
+      );
+    }
+    return r;
+  }
+}
+
+/** Seconds until the minute ends (at least 1). */
+const retryAfter = (r: RateLimiterRes) => Math.max(1, Math.ceil(r.msBeforeNext / 1000));
