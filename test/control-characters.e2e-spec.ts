@@ -34,7 +34,12 @@ describe('control characters in request text (contract §1)', () => {
   const api = dispensasApi(() => t);
 
   beforeAll(async () => {
-    t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
+    t = await startTestApp({
+      MINISTRY_DELIVERY_ENABLED: 'false',
+      // Each case checks by verification that nothing was registered: dozens of 404s a minute,
+      // far past the enumeration limit a pharmacy gets.
+      VERIFICACION_FALLOS_POR_MINUTO: '1000',
+    });
     const many = { rateLimitPerMinute: 100_000 };
     owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'], ...many });
     farmacia = await createClient(t, { scopes: [...PHARMACY_SCOPES], ...many });
