@@ -114,13 +114,14 @@ export async function register(
     gate = (p, source) =>
       takeKeyGateSql(p, k, answerWithIdSql(p, text, placeholder, source), source);
   }
-  // The registration's event-log row, as the service writes it (request id: none here).
+  // The registration's event-log row, as the service writes it (request ids: none here).
   const event = eventInStatementSql({
     tipo: 'registro',
     cuir: request.cuir,
     actor: clientId,
     resultado: 'ok',
     requestId: null,
+    clientRequestId: null,
   });
   const statement = insertRegistrationSql(
     clientId,
