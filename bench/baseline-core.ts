@@ -18,11 +18,15 @@
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { eventInStatementSql } from '../src/auditoria/auditoria.sql.js';
 import { issuedToAnotherSql } from '../src/cuir/cuir-ownership.sql.js';
-import { answerWithIdSql, takeKeyGateSql } from '../src/idempotency/idempotency.sql.js';
+import {
+  answerWithIdSql,
+  requestHash,
+  takeKeyGateSql,
+} from '../src/idempotency/idempotency.sql.js';
 import { insertJobSql } from '../src/queue/job.sql.js';
 import {
   LATEST_ID_SQL,
@@ -80,13 +84,13 @@ export const failure = (status: number, code: string): Answer => ({
 });
 
 /**
- * One registration. `hashed` is the text the key's request hash is taken of (the raw body
- * where the server has it).
+ * One registration at `path` (the request's actual path): the key is stored with the
+ * service's own fingerprint of the request (method, path, canonical body).
  */
 export async function register(
   clientId: string,
   request: RegistrationRequest,
-  hashed: string,
+  path: string,
   idempotencyKey: unknown,
 ): Promise<Answer> {
   const key = typeof idempotencyKey === 'string' ? idempotencyKey.toLowerCase() : null;
@@ -104,19 +108,20 @@ export async function register(
     const k = {
       clientId,
       key,
-      requestHash: createHash('sha256').update(hashed).digest('hex'),
+      requestHash: requestHash('POST', path, request),
       successStatus: 201,
     };
     gate = (p, source) =>
       takeKeyGateSql(p, k, answerWithIdSql(p, text, placeholder, source), source);
   }
-  // The registration's event-log row, as the service writes it (request id: none here).
+  // The registration's event-log row, as the service writes it (request ids: none here).
   const event = eventInStatementSql({
     tipo: 'registro',
     cuir: request.cuir,
     actor: clientId,
     resultado: 'ok',
     requestId: null,
+    clientRequestId: null,
   });
   const statement = insertRegistrationSql(
     clientId,

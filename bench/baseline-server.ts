@@ -6,9 +6,9 @@
  * Skipped (documented in BENCHMARKS.md): authentication (the client id arrives in the
  * X-Bench-Client header), scopes, rate limiting, request ids, request logging and metrics, the
  * JSON-only and body-size rules, DTO validation and unknown-field checks, CUIR parsing, the
- * REFEPS enablement check (a cache hit in the service), the canonical request hash (the raw
- * body is hashed instead), Express/Nest routing, guards, interceptors, the error envelope and
- * TypeORM's query runner.
+ * REFEPS enablement check (a cache hit in the service), Express/Nest routing, guards,
+ * interceptors, the error envelope and TypeORM's query runner. The Idempotency-Key's request
+ * hash is the service's own (method, path, canonical body).
  *
  * Env: those of baseline-core.ts, and PORT.
  */
@@ -41,9 +41,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (url.pathname === '/health/ready') return send(res, { status: 200, body: { status: 'ok' } });
   if (typeof client !== 'string') return send(res, failure(401, 'UNAUTHENTICATED'));
   if (req.method === 'POST' && url.pathname === '/v1/recetas/registrar') {
-    const raw = await readBody(req);
-    const dto = JSON.parse(raw) as RegistrationRequest;
-    return send(res, await register(client, dto, raw, req.headers['idempotency-key']));
+    const dto = JSON.parse(await readBody(req)) as RegistrationRequest;
+    return send(res, await register(client, dto, url.pathname, req.headers['idempotency-key']));
   }
   if (req.method === 'GET' && url.pathname === '/v1/recetas/listar')
     return send(res, await list(client, (name) => url.searchParams.get(name) ?? undefined));

@@ -38,8 +38,7 @@ class FloorController {
   ): Promise<unknown> {
     if (!client) return answer(res, failure(401, 'UNAUTHENTICATED'));
     const dto = req.body as RegistrationRequest;
-    // No raw body here (the body parser consumed it): the parsed body is hashed as sent back.
-    return answer(res, await register(client, dto, JSON.stringify(dto), key));
+    return answer(res, await register(client, dto, req.path, key));
   }
 
   @Get('v1/recetas/listar')

@@ -8,6 +8,11 @@ const yearsAgo = (n: number) => {
 };
 // The row hash as the insert trigger computes it (a forger who knows the scheme).
 const REHASH = `hash = sha256(convert_to(auditoria_texto_evento(e), 'UTF8'))`;
+// The row hash as the first migration's trigger computed it, before client_request_id existed.
+const FIRST_HASH = `hash = sha256(convert_to(concat_ws('|', 'ev1', auditoria_campo(e.id::text),
+  auditoria_campo(auditoria_instante(e.at)), auditoria_campo(e.tipo), auditoria_campo(e.cuir::text),
+  auditoria_campo(e.id_transaccion::text), auditoria_campo(e.actor), auditoria_campo(e.resultado),
+  auditoria_campo(e.request_id), auditoria_campo(e.xid::text)), 'UTF8'))`;
 
 /**
  * `auditoria verificar` (run as the operator runs it) on a clean log and after a forger with
@@ -34,6 +39,8 @@ describe('event log: verify and purge', () => {
           actor: i % 5 ? client : 'paciente',
           resultado: i % 4 ? 'ok' : 'NOT_FOUND',
           requestId: `req-${i}`,
+          // Half with a client's X-Request-Id (hashed as ev2), half without (ev1).
+          clientRequestId: i % 2 ? `pos-${i}` : null,
         }),
       );
     }
@@ -84,11 +91,42 @@ describe('event log: verify and purge', () => {
     expect((await a.verify()).ok).toBe(true);
   });
 
+  it('exits 1 naming a sealed event whose client request id was altered, added or removed', async () => {
+    const [withId, without] = [sealed[9], sealed[10]]; // pos-9; none
+    for (const [id, forged, back] of [
+      [withId, `'ANMAT:otra-cosa'`, `'pos-9'`],
+      [withId, 'NULL', `'pos-9'`],
+      [without, `'ANMAT:plantado'`, 'NULL'],
+    ]) {
+      await db.forge(`UPDATE auditoria_eventos SET client_request_id = ${forged} WHERE id = ${id}`);
+      try {
+        expect((await a.verify()).problemas).toEqual([`event ${id}: altered`]);
+      } finally {
+        await db.forge(`UPDATE auditoria_eventos SET client_request_id = ${back} WHERE id = ${id}`);
+      }
+    }
+    expect((await a.verify()).ok).toBe(true);
+  });
+
+  it('verifies an event hashed before client_request_id existed (the first ev1 text)', async () => {
+    await db.forge(
+      `INSERT INTO auditoria_eventos (tipo, actor, resultado, request_id, hash)
+         VALUES ('registro', 'paciente', 'ok', 'pre-27', '\\x00');
+       UPDATE auditoria_eventos e SET ${FIRST_HASH} WHERE request_id = 'pre-27'`,
+    );
+    const [{ id }] = await a.ds.query(
+      `SELECT id::text FROM auditoria_eventos WHERE request_id = 'pre-27'`,
+    );
+    await a.sealUntilCovered(id);
+    const report = await a.verify();
+    expect(report).toMatchObject({ ok: true, problemas: [] });
+  });
+
   it('exits 1 naming a deleted sealed event', async () => {
     const id = sealed[12];
     const seal = await sealOfOrFail(id);
     const columns = ['id', 'at', 'tipo', 'cuir', 'id_transaccion', 'actor', 'resultado'];
-    const cols = [...columns, 'request_id', 'xid', 'hash'];
+    const cols = [...columns, 'request_id', 'client_request_id', 'xid', 'hash'];
     const values = await literals('auditoria_eventos', id, cols);
     await db.forge(`DELETE FROM auditoria_eventos WHERE id = ${id}`);
     try {

@@ -438,8 +438,9 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
       actor: string;
       resultado: string;
       request_id: string | null;
+      client_request_id: string | null;
     }> = await db.query(
-      `SELECT tipo, actor, resultado, request_id FROM auditoria_eventos
+      `SELECT tipo, actor, resultado, request_id, client_request_id FROM auditoria_eventos
           WHERE cuir = $1 AND id_transaccion = $2 ORDER BY id`,
       [r.cuir, r.id],
     );
@@ -452,8 +453,9 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
       ['dispensa', a().id, 'ITEM_YA_DISPENSADO'],
       ['reversion', b().id, 'ok'],
     ]);
-    expect(rows[1].request_id).toBe(rid);
-    expect(rows.every((e) => e.request_id)).toBe(true);
+    // The service's own id of each request; the client's X-Request-Id apart.
+    expect(rows[1].client_request_id).toBe(rid);
+    expect(rows.every((e) => /^[0-9a-f-]{36}$/.test(e.request_id ?? ''))).toBe(true);
   });
 
   it('is documented in OpenAPI with its scope and codes', async () => {

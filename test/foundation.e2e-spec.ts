@@ -44,6 +44,12 @@ describe('foundation: wire conventions, health, docs, logs', () => {
     expect(echoed.body.request_id).toBe('abc-123.X_y:z');
     const replaced = await request(t.url).get('/nope').set('X-Request-Id', 'bad id <script>');
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // The access log carries the echoed id and the service's own (the event log's) beside it.
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const line = t.logs.find((l) => l.request_id === 'abc-123.X_y:z');
+    expect(line?.service_request_id).toMatch(uuid);
+    const minted = t.logs.find((l) => l.request_id === replaced.headers['x-request-id']);
+    expect(minted?.service_request_id).toBe(replaced.headers['x-request-id']);
   });
 
   it('answers a known path with another method with 405 and Allow', async () => {

@@ -36,7 +36,7 @@ describe('POST /v1/recetas/registrar', () => {
     )[0];
   /** The hash IdempotencyInterceptor stores for a registration with this body. */
   const hashOf = (body: unknown) =>
-    t.app.get(IdempotencyService).hash('POST /v1/recetas/registrar', body);
+    t.app.get(IdempotencyService).hash('POST', '/v1/recetas/registrar', body);
   const setFault = (fault: Record<string, unknown>) =>
     fetch(`${t.sandboxUrl}/__sandbox/faults`, {
       method: 'POST',

@@ -16,6 +16,7 @@ describe('auditEventRow', () => {
         actor: client,
         resultado: 'PRESCRIPTION_CANCELLED',
         requestId: 'req-1',
+        clientRequestId: 'pos-7',
       }),
     ).toEqual({
       tipo: 'dispensa',
@@ -24,6 +25,7 @@ describe('auditEventRow', () => {
       actor: client,
       resultado: 'PRESCRIPTION_CANCELLED',
       request_id: 'req-1',
+      client_request_id: 'pos-7',
     });
   });
 
@@ -36,8 +38,14 @@ describe('auditEventRow', () => {
         actor: 'paciente',
         resultado: 'NOT_FOUND',
         requestId: 'has space',
+        clientRequestId: 'bad <id>',
       }),
-    ).toMatchObject({ cuir: null, id_transaccion: null, request_id: null });
+    ).toMatchObject({
+      cuir: null,
+      id_transaccion: null,
+      request_id: null,
+      client_request_id: null,
+    });
     expect(
       auditEventRow({
         tipo: 'registro',

@@ -30,8 +30,13 @@ export interface AuditEvent {
   actor: string;
   /** `ok`, or the error code the action answered (`PRESCRIPTION_CANCELLED`…). */
   resultado: string;
-  /** The request's X-Request-Id; dropped when it is not one the service would echo. */
+  /** The id the service minted for the request (a UUID); dropped when malformed. */
   requestId?: string | null;
+  /**
+   * The client's own X-Request-Id, recorded as what the client said, apart from requestId so
+   * that it never passes for the service's; dropped when it is not one the service would echo.
+   */
+  clientRequestId?: string | null;
 }
 
 /** The columns written, normalised. */
@@ -42,6 +47,7 @@ export interface AuditEventRow {
   actor: string;
   resultado: string;
   request_id: string | null;
+  client_request_id: string | null;
 }
 
 const TIPO = /^[a-z][a-z0-9_]{1,39}$/;
@@ -78,5 +84,7 @@ export function auditEventRow(e: AuditEvent): AuditEventRow {
     actor,
     resultado: e.resultado,
     request_id: e.requestId && REQUEST_ID.test(e.requestId) ? e.requestId : null,
+    client_request_id:
+      e.clientRequestId && REQUEST_ID.test(e.clientRequestId) ? e.clientRequestId : null,
   };
 }

@@ -20,6 +20,7 @@ const event1 = {
   actor: 'paciente',
   resultado: 'ok',
   request_id: 'abc',
+  client_request_id: null,
   xid: '6237',
 };
 const event2 = {
@@ -31,6 +32,7 @@ const event2 = {
   actor: '0b5c7a4e-1111-4222-8333-444455556666',
   resultado: 'NOT_FOUND',
   request_id: null,
+  client_request_id: null,
   xid: '6237',
 };
 const seal1 = {
@@ -56,6 +58,18 @@ describe('event log hashes (the same texts as the SQL triggers)', () => {
     );
     expect(eventHash(event2).toString('hex')).toBe(
       '9c5fd62ad13bd194222001fb3ae714f5029f7e257b316239c1450a487c3f4b13',
+    );
+  });
+
+  it("hashes a client's request id too, in a text of its own (ev2); without one, ev1 as before", () => {
+    const withClient = { ...event1, client_request_id: 'pos-1' };
+    expect(eventText(withClient)).toBe(
+      `ev2|1:1|27:2026-11-23T02:16:29.961307Z|8:registro|41:${'1'.repeat(41)}|1:5|8:paciente|2:ok|3:abc|5:pos-1|4:6237`,
+    );
+    expect(eventHash(withClient)).not.toEqual(eventHash(event1));
+    // Moving an id from one column to the other changes the text.
+    expect(eventText({ ...event1, request_id: null, client_request_id: 'abc' })).not.toBe(
+      eventText({ ...event1, request_id: 'abc', client_request_id: null }),
     );
   });
 

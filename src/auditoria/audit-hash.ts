@@ -3,7 +3,8 @@ import type { AuditEventRow } from './audit-event.js';
 
 /**
  * The hashes of the event log, recomputed by verify independently of the database's own
- * functions (migration 1763900010000 defines the same texts in SQL for the insert triggers):
+ * functions (migrations 1763900010000 and 1795650128478 define the same texts in SQL for the
+ * insert triggers):
  * a forger who replaced those functions still fails here. Every field is read as text exactly
  * as the database renders it (timestamps by `auditoria_instante`, UTC with microseconds).
  */
@@ -32,9 +33,17 @@ export const GENESIS = Buffer.alloc(32);
 // Length-prefixed, so no value can imitate a separator; NULL differs from every string.
 const field = (v: string | null): string => (v === null ? '~' : `${Buffer.byteLength(v)}:${v}`);
 
+/**
+ * `ev1` when the event has no client request id: the text of every event written before the
+ * column existed, so their hashes still hold. `ev2` otherwise, the client's id hashed too (it
+ * is recorded content); the tag keeps the two kinds of text apart.
+ */
 export function eventText(e: EventFields): string {
   const values = [e.id, e.at, e.tipo, e.cuir, e.id_transaccion, e.actor, e.resultado];
-  return ['ev1', ...[...values, e.request_id, e.xid].map(field)].join('|');
+  if (e.client_request_id === null)
+    return ['ev1', ...[...values, e.request_id, e.xid].map(field)].join('|');
+  const all = [...values, e.request_id, e.client_request_id, e.xid];
+  return ['ev2', ...all.map(field)].join('|');
 }
 
 export function sealText(s: SealFields): string {

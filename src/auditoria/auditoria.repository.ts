@@ -15,9 +15,12 @@ export class AuditoriaRepository {
 
   /** Inserts one event, in the running transaction when there is one. */
   async insert(r: AuditEventRow): Promise<string> {
-    const values = [r.tipo, r.cuir, r.id_transaccion, r.actor, r.resultado, r.request_id];
+    const values = [
+      ...[r.tipo, r.cuir, r.id_transaccion, r.actor, r.resultado],
+      ...[r.request_id, r.client_request_id],
+    ];
     const rows: Array<{ id: string }> = await this.transactions.manager.query(
-      `INSERT INTO auditoria_eventos (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`,
+      `INSERT INTO auditoria_eventos (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text`,
       values,
     );
     return rows[0].id;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { currentRequestId } from '../common/http/request-scope.js';
+import { currentClientRequestId, currentRequestId } from '../common/http/request-scope.js';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { type AuditEvent, auditEventRow } from './audit-event.js';
 import { AuditoriaRepository } from './auditoria.repository.js';
@@ -55,6 +55,13 @@ export class AuditoriaService {
   }
 }
 
-/** The request being handled is the event's, unless the caller names one. */
-const withRequestId = <E extends AuditEvent>(event: E): E =>
-  event.requestId === undefined ? { ...event, requestId: currentRequestId() } : event;
+/**
+ * The request being handled is the event's (the service's id of it, and the client's own
+ * apart), unless the caller names them.
+ */
+const withRequestId = <E extends AuditEvent>(event: E): E => ({
+  ...event,
+  requestId: event.requestId === undefined ? currentRequestId() : event.requestId,
+  clientRequestId:
+    event.clientRequestId === undefined ? currentClientRequestId() : event.clientRequestId,
+});

@@ -2,6 +2,7 @@ import type { ModuleSlice } from '../common/module-slice.js';
 import { IntSetting } from '../config/setting-decorators.js';
 import { defineSettings, SettingsOf } from '../config/settings.js';
 import { Auditoria1763900010000 } from './migrations/1763900010000-Auditoria.js';
+import { AuditoriaClientRequestId1795650128478 } from './migrations/1795650128478-AuditoriaClientRequestId.js';
 
 class AuditoriaVariables {
   /** Seal the event log every N seconds (0: only by `npm run cli -- auditoria sellar`). */
@@ -21,5 +22,5 @@ export type AuditoriaSettings = SettingsOf<typeof auditoriaSettings>;
 export const auditoriaSlice: ModuleSlice = {
   name: 'auditoria',
   settings: [auditoriaSettings],
-  migrations: [Auditoria1763900010000],
+  migrations: [Auditoria1763900010000, AuditoriaClientRequestId1795650128478],
 };

@@ -6,7 +6,8 @@ import { type AuditEvent, auditEventRow, type AuditEventRow } from './audit-even
  * Part of the surface bench/ may read: the baseline writes the same row the service does.
  */
 
-export const AUDIT_COLUMNS = 'tipo, cuir, id_transaccion, actor, resultado, request_id';
+export const AUDIT_COLUMNS =
+  'tipo, cuir, id_transaccion, actor, resultado, request_id, client_request_id';
 
 // Typed placeholders: inside an INSERT … SELECT nothing else tells PostgreSQL their types.
 const placeholders = (p: SqlParams, r: AuditEventRow, idTransaccion: string) =>
@@ -17,6 +18,7 @@ const placeholders = (p: SqlParams, r: AuditEventRow, idTransaccion: string) =>
     `${p.add(r.actor)}::text`,
     `${p.add(r.resultado)}::text`,
     `${p.add(r.request_id)}::text`,
+    `${p.add(r.client_request_id)}::text`,
   ].join(', ');
 
 /**

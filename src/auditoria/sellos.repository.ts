@@ -123,7 +123,8 @@ export class SellosRepository {
     // The bounds let the primary key serve the walk; the containment test filters the holes.
     return tx.query(
       `SELECT e.id::text, ${instante('e.at')} AS at, e.tipo, e.cuir::text AS cuir,
-              e.id_transaccion::text, e.actor, e.resultado, e.request_id, e.xid::text, e.hash
+              e.id_transaccion::text, e.actor, e.resultado, e.request_id, e.client_request_id,
+              e.xid::text, e.hash
          FROM auditoria_eventos e
         WHERE e.id > $2 AND e.id < upper($1::int8multirange) AND e.id <@ $1::int8multirange
         ORDER BY e.id LIMIT $3`,

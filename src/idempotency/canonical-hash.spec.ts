@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { canonicalJson } from '../common/canonical-json.js';
 import { requestHash } from './canonical-hash.js';
@@ -19,5 +20,23 @@ describe('canonical request hash', () => {
     expect(requestHash('POST', '/x', { a: 1 })).not.toBe(requestHash('POST', '/x', { a: 2 }));
     expect(requestHash('POST', '/x', { a: 1 })).not.toBe(requestHash('POST', '/y', { a: 1 }));
     expect(requestHash('POST', '/x', { a: '1' })).not.toBe(requestHash('POST', '/x', { a: 1 }));
+  });
+
+  it("differs for another resource's path, and for another method", () => {
+    const body = { motivo: 'Error en la dosis prescripta' };
+    expect(requestHash('POST', '/v1/recetas/15/anular', body)).not.toBe(
+      requestHash('POST', '/v1/recetas/16/anular', body),
+    );
+    expect(requestHash('POST', '/v1/recetas/15/anular', body)).not.toBe(
+      requestHash('PUT', '/v1/recetas/15/anular', body),
+    );
+  });
+
+  it('keeps the text of the hashes stored before, so their retries still match', () => {
+    const body = { cuir: '1', items: [] };
+    const before = createHash('sha256')
+      .update(`POST POST /v1/recetas/registrar\n${canonicalJson(body)}`)
+      .digest('hex');
+    expect(requestHash('POST', '/v1/recetas/registrar', body)).toBe(before);
   });
 });

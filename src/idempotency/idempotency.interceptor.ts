@@ -44,8 +44,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     rawKey: string | string[],
   ): Promise<unknown> {
     const key = this.idempotency.parseKey(rawKey);
-    const route = `${req.method} ${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
-    const hash = this.idempotency.hash(route, req.body);
+    // The actual path, ids included (not the route's pattern): see requestHash.
+    const hash = this.idempotency.hash(req.method, `${req.baseUrl}${req.path}`, req.body);
     const res = context.switchToHttp().getResponse<Response>();
     const claim = new IdempotencyClaim(clientId, key, hash, successStatus(context), () =>
       this.idempotency.begin(clientId, key, hash),

@@ -41,8 +41,9 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     return rawKey.toLowerCase();
   }
 
-  hash(route: string, body: unknown): string {
-    return requestHash('POST', route, body);
+  /** The fingerprint a key is stored with: method, actual path (ids included), canonical body. */
+  hash(method: string, path: string, body: unknown): string {
+    return requestHash(method, path, body);
   }
 
   /**

@@ -1,5 +1,8 @@
 import type { SqlParams } from '../common/sql/sql-params.js';
 
+// The fingerprint the gates below store and compare (request_hash), so bench/ stores the same.
+export { requestHash } from './canonical-hash.js';
+
 /**
  * The Idempotency-Key statements that run inside another statement (the registration's single
  * INSERT … WITH). Part of the surface bench/ may read: the baseline takes its keys the same way.
@@ -14,6 +17,7 @@ export const KEY_TTL_HOURS = 24;
 export interface KeyToSettle {
   clientId: string;
   key: string;
+  /** requestHash(method, actual path, body): a key answers only the request it was taken for. */
   requestHash: string;
   successStatus: number;
 }

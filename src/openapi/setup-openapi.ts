@@ -33,7 +33,8 @@ without a pattern of their own state this as their \`pattern\`.
 **Headers.** Every answer carries \`X-Request-Id\` (a sane client value is echoed).
 \`/v1\` answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` once the
 client is authenticated; 429 carries \`Retry-After\`. Idempotent operations accept
-\`Idempotency-Key\` and mark replayed answers with \`Idempotent-Replayed: true\`.
+\`Idempotency-Key\` (the client's, shared by all its endpoints, bound to one method, actual path
+and body) and mark replayed answers with \`Idempotent-Replayed: true\`.
 
 **Authentication.** Every \`/v1\` operation needs both \`X-API-Key\` and \`X-API-Secret\` (one
 requirement: the two together) and one scope, named in the operation's \`x-required-scope\` and

@@ -38,7 +38,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   },
   'Idempotent-Replayed': {
     description:
-      'Present (`true`) when this answer is the stored answer of an earlier request with the same Idempotency-Key and body: same status, same body, nothing done again.',
+      'Present (`true`) when this answer is the stored answer of an earlier request with the same Idempotency-Key, path and body: same status, same body, nothing done again.',
     schema: { type: 'string', enum: ['true'] },
   },
   'Cache-Control': {

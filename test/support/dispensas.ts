@@ -37,8 +37,17 @@ export function dispensasApi(t: () => TestApp) {
       request(url()).post('/v1/dispensas/reservas').set(c.headers).set(headers).send({ cuir }),
     liberar: (c: TestClient, id: string) =>
       request(url()).delete(`/v1/dispensas/reservas/${id}`).set(c.headers),
-    revertir: (c: TestClient, id: string, motivo = 'Registrada por error') =>
-      request(url()).post(`/v1/dispensas/${id}/revertir`).set(c.headers).send({ motivo }),
+    revertir: (
+      c: TestClient,
+      id: string,
+      motivo = 'Registrada por error',
+      headers: Record<string, string> = {},
+    ) =>
+      request(url())
+        .post(`/v1/dispensas/${id}/revertir`)
+        .set(c.headers)
+        .set(headers)
+        .send({ motivo }),
     obtener: (c: TestClient, id: string) =>
       request(url()).get(`/v1/dispensas/${id}`).set(c.headers),
     verificar: (c: TestClient, cuir: string) =>

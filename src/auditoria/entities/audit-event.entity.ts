@@ -30,6 +30,11 @@ export class AuditEventEntity {
   @Column('text')
   resultado: string;
 
+  /** The id the service minted for the request (null outside one: a job, the CLI). */
   @Column('text', { name: 'request_id', nullable: true })
   requestId: string | null;
+
+  /** The client's own X-Request-Id, as the client sent it (null when it sent none). */
+  @Column('text', { name: 'client_request_id', nullable: true })
+  clientRequestId: string | null;
 }

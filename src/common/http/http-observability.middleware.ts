@@ -20,6 +20,8 @@ export function httpObservabilityMiddleware(logger: Logger, metrics: MetricsServ
       );
       const line = {
         request_id: ctx.requestId,
+        // The event log's id of the request, which differs when the client sent its own.
+        service_request_id: ctx.serviceRequestId,
         client_id: ctx.apiClient?.id,
         method: req.method,
         url: scrubUrl(req.originalUrl),

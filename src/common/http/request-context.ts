@@ -14,7 +14,12 @@ export interface AuthenticatedClient {
 
 /** The per-request state our middlewares and guards attach to Express's request. */
 export interface RequestWithContext extends Request {
+  /** The id the answer and the logs carry: the client's sane X-Request-Id, else serviceRequestId. */
   requestId: string;
+  /** A UUID the service minted for this request, whatever the client sent. */
+  serviceRequestId: string;
+  /** The client's sane X-Request-Id, or null when it sent none (or one not echoed). */
+  clientRequestId: string | null;
   startedAt: bigint;
   apiClient?: AuthenticatedClient;
 }

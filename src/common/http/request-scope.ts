@@ -4,16 +4,24 @@ import type { RequestWithContext } from './request-context.js';
 
 /**
  * What code deep in a request's handling may need to know of the request without every call
- * passing it down: its id (the event log stores it beside each action).
+ * passing it down: its ids (the event log stores them beside each action).
  */
 interface RequestScope {
   requestId: string;
+  clientRequestId: string | null;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
 
-/** The X-Request-Id of the request being handled, or null outside one (jobs, the CLI). */
+/**
+ * The id the service minted for the request being handled (a UUID, never the client's
+ * X-Request-Id), or null outside one (jobs, the CLI).
+ */
 export const currentRequestId = (): string | null => scope.getStore()?.requestId ?? null;
+
+/** The client's sane X-Request-Id of the request being handled, or null (none, or outside one). */
+export const currentClientRequestId = (): string | null =>
+  scope.getStore()?.clientRequestId ?? null;
 
 /**
  * Runs the rest of the request's handling (guards, pipes, the handler and everything it
@@ -26,5 +34,5 @@ export function requestScopeMiddleware(
   _res: Response,
   next: NextFunction,
 ): void {
-  scope.run({ requestId: req.requestId }, next);
+  scope.run({ requestId: req.serviceRequestId, clientRequestId: req.clientRequestId }, next);
 }

@@ -112,6 +112,7 @@ export class ConsultaService {
         actor: e.actor,
         resultado: e.resultado,
         request_id: e.requestId,
+        client_request_id: e.clientRequestId,
       })),
     };
   }

@@ -29,7 +29,23 @@ export class EventoDto {
   actor: string;
   @ApiProperty({ description: '`ok`, or the error code the action answered', example: 'ok' })
   resultado: string;
-  @ApiProperty({ nullable: true, type: String }) request_id: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description:
+      "The id the service gave the request that acted (a UUID it minted, never the client's X-Request-Id); null for the service's own work (jobs, the operator's CLI)",
+    example: '8d0e6f9c-3b1a-4c2e-9a57-0f4b2c6d1e83',
+  })
+  request_id: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      "The X-Request-Id the acting client sent, as it sent it: that client's own text, not the service's record (null when it sent none)",
+    example: 'pos-0042-7781',
+  })
+  client_request_id: string | null;
 }
 
 export class ListadoEventosDto {
