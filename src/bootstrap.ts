@@ -70,7 +70,8 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     }
     // Now that the database and the sandbox are known, so are the settings' consequences.
     for (const warning of config.warnings) logger.warn(warning);
-    const { applied, runtimeRole } = await migrateDatabase(config);
+    const { applied, runtimeRole, warnings } = await migrateDatabase(config);
+    for (const warning of warnings) logger.warn(warning);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     if (runtimeRole)
       logger.info(

@@ -10,6 +10,8 @@ export interface MigrationRun {
   applied: string[];
   /** The role granted RuntimeAccess; undefined when the service runs as the migration role. */
   runtimeRole?: string;
+  /** What an operator should fix about the runtime role (logged as warnings at start). */
+  warnings: string[];
 }
 
 /**
@@ -31,12 +33,16 @@ export async function runMigrations(
     await lock.connect();
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     const applied = (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
-    if (!runtime) return { applied };
+    if (!runtime) return { applied, warnings: [] };
     const role = await roleOf(runtime.url);
     const [{ self }] = (await lock.query('SELECT current_user AS self')) as Array<{ self: string }>;
-    if (role === self) return { applied };
-    await grantRuntimeRole(lock, url, role, runtime);
-    return { applied, runtimeRole: role };
+    if (role === self)
+      return {
+        applied,
+        warnings: [`DATABASE_MIGRATION_URL logs in as DATABASE_URL's role ${role}`],
+      };
+    const warnings = await grantRuntimeRole(lock, url, role, runtime);
+    return { applied, runtimeRole: role, warnings };
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();

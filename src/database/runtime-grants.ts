@@ -80,6 +80,26 @@ async function handOver(q: QueryRunner, schema: string, to: string, from?: strin
 }
 
 /**
+ * What grants cannot take away: a superuser bypasses them, and the schema's owner (with
+ * PostgreSQL 15's default, the database's owner) may DROP any table in it.
+ */
+async function powersBeyondGrants(q: QueryRunner, schema: string, role: string): Promise<string[]> {
+  const [p] = (await q.query(
+    `SELECT r.rolsuper AS superuser, pg_has_role(r.oid, n.nspowner, 'USAGE') AS owns_schema
+       FROM pg_roles r, pg_namespace n WHERE r.rolname = $1 AND n.nspname = $2`,
+    [role, schema],
+  )) as Array<{ superuser: boolean; owns_schema: boolean }>;
+  const warnings: string[] = [];
+  if (p?.superuser)
+    warnings.push(`DATABASE_URL's role ${role} is a superuser: the grants do not bind it`);
+  if (p?.owns_schema)
+    warnings.push(
+      `DATABASE_URL's role ${role} owns schema ${schema} (or the database, which owns it): it can drop the event log; make the migration role the owner`,
+    );
+  return warnings;
+}
+
+/**
  * Brings the runtime role's privileges to exactly RuntimeAccess, idempotently; run by the
  * migration runner, as the migration role, after every migration run (so tables a migration
  * adds are covered without ALTER DEFAULT PRIVILEGES, and a table declared append-only later
@@ -90,7 +110,7 @@ export async function grantRuntimeRole(
   migrationUrl: string,
   role: string,
   access: RuntimeAccess,
-): Promise<void> {
+): Promise<string[]> {
   const r = quoteIdent(role);
   const [{ schema, self }] = (await q.query(
     'SELECT current_schema() AS schema, current_user AS self',
@@ -134,6 +154,7 @@ export async function grantRuntimeRole(
       await handOver(q, owned.name, role);
     }
     await q.commitTransaction();
+    return await powersBeyondGrants(q, schema, role);
   } catch (err) {
     await q.rollbackTransaction().catch(() => undefined);
     throw err;
