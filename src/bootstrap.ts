@@ -2,7 +2,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { MIGRATIONS } from '../migrations/index.js';
 import { AppModule } from './app.module.js';
 import { answerClientError } from './common/http/client-error.js';
 import { NestPinoLogger } from './common/logging/logger.js';
@@ -10,7 +9,7 @@ import { AppConfig, needsSandbox, withDatabaseUrl, withSandbox } from './config/
 import { configureApp } from './configure-app.js';
 import { startEmbeddedPostgres } from './database/embedded/embedded-postgres.js';
 import { effectiveDataDir } from './database/embedded/server-user.js';
-import { runMigrations } from './database/migrate.js';
+import { migrateDatabase } from './migrate-database.js';
 
 export interface Runtime {
   app: NestExpressApplication;
@@ -71,8 +70,14 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     }
     // Now that the database and the sandbox are known, so are the settings' consequences.
     for (const warning of config.warnings) logger.warn(warning);
-    const applied = await runMigrations(config.database.url as string, MIGRATIONS);
+    const { applied, runtimeRole, warnings } = await migrateDatabase(config);
+    for (const warning of warnings) logger.warn(warning);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+    if (runtimeRole)
+      logger.info(
+        { role: runtimeRole },
+        'migrated as DATABASE_MIGRATION_URL; runtime role granted',
+      );
 
     const app = await NestFactory.create<NestExpressApplication>(
       AppModule.forRoot(config, logger),

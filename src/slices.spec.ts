@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { authSettings } from './auth/auth.settings.js';
-import { ConfigError, needsSandbox, withDatabaseUrl, withSandbox } from './config/app-config.js';
+import {
+  ConfigError,
+  migrationUrl,
+  needsSandbox,
+  withDatabaseUrl,
+  withSandbox,
+} from './config/app-config.js';
 import { cuirSettings } from './cuir/cuir.slice.js';
 import { medicamentosSettings } from './medicamentos/medicamentos.slice.js';
 import { recetasSettings } from './recetas/recetas.settings.js';
@@ -33,6 +39,7 @@ describe('loading the configuration (core and every module)', () => {
     ['REGISTRY_TIMEOUT_MS', '-1'],
     ['MINISTRY_MAX_ATTEMPTS', '0'],
     ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_MIGRATION_URL', 'mysql://x'],
     ['REFEPS_BASE_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
     ['INSURER_NAME', 'Bad Name'],
@@ -103,6 +110,23 @@ describe('loading the configuration (core and every module)', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://db/registry' });
     expect(c.warnings.join('\n')).toMatch(/API_SECRET_PEPPER is not set/);
   });
+
+  it('migrates as DATABASE_MIGRATION_URL when set, else as DATABASE_URL', () => {
+    const one = loadConfig({ DATABASE_URL: 'postgres://app@db/registry' });
+    expect(migrationUrl(one)).toBe('postgres://app@db/registry');
+    const two = loadConfig({
+      DATABASE_URL: 'postgres://app@db/registry',
+      DATABASE_MIGRATION_URL: 'postgres://owner@db/registry',
+    });
+    expect(migrationUrl(two)).toBe('postgres://owner@db/registry');
+    expect(two.database.url).toBe('postgres://app@db/registry');
+  });
+
+  it('refuses DATABASE_MIGRATION_URL without DATABASE_URL (the embedded server has one role)', () => {
+    expect(() => loadConfig({ DATABASE_MIGRATION_URL: 'postgres://owner@db/registry' })).toThrow(
+      /DATABASE_MIGRATION_URL: needs DATABASE_URL/,
+    );
+  });
 });
 
 describe('production', () => {
@@ -130,6 +154,14 @@ describe('production', () => {
 
   it('starts with every external system, the database and a long pepper set', () => {
     expect(problems(complete)).toEqual([]);
+  });
+
+  it('warns while the service connects as the owner of its tables (DATABASE_MIGRATION_URL unset)', () => {
+    expect(loadConfig(complete).warnings).toEqual([
+      expect.stringMatching(/^DATABASE_MIGRATION_URL is not set: /),
+    ]);
+    const twoRoles = { ...complete, DATABASE_MIGRATION_URL: 'postgres://owner@db/registry' };
+    expect(loadConfig(twoRoles).warnings).toEqual([]);
   });
 
   it.each([

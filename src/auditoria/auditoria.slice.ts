@@ -23,4 +23,7 @@ export const auditoriaSlice: ModuleSlice = {
   name: 'auditoria',
   settings: [auditoriaSettings],
   migrations: [Auditoria1763900010000, AuditoriaClientRequestId1795650128478],
+  // The service appends events and seals; only the purge (the CLI, as the migration role) deletes.
+  appendOnlyTables: ['auditoria_eventos', 'auditoria_sellos'],
+  readOnlyTables: ['auditoria_purgas'],
 };

@@ -11,8 +11,11 @@ import type { Output } from './output.js';
 
 /** `auditoria verificar | sellar | purgar`: the event log's operator commands (contract §8). */
 export function auditoriaCommand(config: AppConfig, out: Output): Command {
-  const withSellos = async <T>(fn: (sellos: SellosRepository) => Promise<T>): Promise<T> => {
-    const db = await openCliDatabase(config, []);
+  const withSellos = async <T>(
+    fn: (sellos: SellosRepository) => Promise<T>,
+    as: 'runtime' | 'migration' = 'runtime',
+  ): Promise<T> => {
+    const db = await openCliDatabase(config, [], { as });
     try {
       return await fn(new SellosRepository(db.dataSource));
     } finally {
@@ -56,8 +59,13 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     )
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { antesDe: string; json?: boolean }) => {
-      const result = await withSellos((s) =>
-        new AuditPurger(s, config.settings(auditoriaSettings).retentionYears).purge(flags.antesDe),
+      // Deleting events is the operator's, not the service's: as DATABASE_MIGRATION_URL when set.
+      const result = await withSellos(
+        (s) =>
+          new AuditPurger(s, config.settings(auditoriaSettings).retentionYears).purge(
+            flags.antesDe,
+          ),
+        'migration',
       );
       if (flags.json) out.json(result);
       else out.line(describePurge(result));

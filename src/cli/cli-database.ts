@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DataSource, EntitySchema } from 'typeorm';
-import type { AppConfig } from '../config/app-config.js';
+import { migrationUrl, withDatabaseUrl, type AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import {
   embeddedUrl,
@@ -9,8 +9,7 @@ import {
 } from '../database/embedded/embedded-postgres.js';
 import { readRunningServer } from '../database/embedded/ownership.js';
 import { effectiveDataDir } from '../database/embedded/server-user.js';
-import { runMigrations } from '../database/migrate.js';
-import { MIGRATIONS } from '../../migrations/index.js';
+import { migrateDatabase } from '../migrate-database.js';
 
 type Entity = Function | EntitySchema; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
 
@@ -23,9 +22,15 @@ export interface CliDatabase {
  * The database the credentials tool works on, chosen like the service does: DATABASE_URL when
  * set; otherwise the embedded PostgreSQL — the running service's server when there is one (a
  * data folder has one server, and one owner), else started here for the command and stopped
- * after it.
+ * after it. The migrations run first, as the service's do (as DATABASE_MIGRATION_URL when
+ * set); the command then works as the service's role, or as the migration role for an
+ * operator's action the service itself may not do (`as: 'migration'`: the event log's purge).
  */
-export async function openCliDatabase(config: AppConfig, entities: Entity[]): Promise<CliDatabase> {
+export async function openCliDatabase(
+  config: AppConfig,
+  entities: Entity[],
+  options: { as?: 'runtime' | 'migration' } = {},
+): Promise<CliDatabase> {
   let url = config.database.url;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
@@ -43,8 +48,10 @@ export async function openCliDatabase(config: AppConfig, entities: Entity[]): Pr
     }
   }
   try {
-    await runMigrations(url, MIGRATIONS);
-    const dataSource = new DataSource({ ...dataSourceOptions(url, 1), entities });
+    const resolved = withDatabaseUrl(config, url);
+    await migrateDatabase(resolved);
+    const workUrl = options.as === 'migration' ? (migrationUrl(resolved) as string) : url;
+    const dataSource = new DataSource({ ...dataSourceOptions(workUrl, 1), entities });
     await dataSource.initialize();
     return {
       dataSource,

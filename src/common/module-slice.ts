@@ -15,6 +15,13 @@ export interface ModuleSlice {
   settings?: readonly SettingsSlice<unknown>[];
   /** Migration classes, in the module's own `migrations/` folder. */
   migrations?: readonly (new () => MigrationInterface)[];
+  /**
+   * Its tables the service's own role may only SELECT and INSERT, and those it may only SELECT
+   * (written by operator commands), when the migrations run as another role
+   * (DATABASE_MIGRATION_URL; database/runtime-grants.ts). Its other tables: read and write.
+   */
+  appendOnlyTables?: readonly string[];
+  readOnlyTables?: readonly string[];
 }
 
 /** Makes every slice's scopes and error codes known (once, at start). */

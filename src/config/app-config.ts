@@ -1,10 +1,11 @@
-import { buildCoreConfig, CoreConfig } from './core-config.js';
+import { buildCoreConfig, CoreConfig, coreWarnings } from './core-config.js';
 import { CoreVariables } from './core.variables.js';
 import { ConfigError } from './config-error.js';
 import { givenEnv, SettingsSlice, validateVariables } from './settings.js';
 
 export { ConfigError } from './config-error.js';
 export type { CoreConfig, LogLevel } from './core-config.js';
+export { migrationUrl } from './core-config.js';
 
 /** The core settings, and each module's own (read with `settings(slice)`). */
 export interface AppConfig extends CoreConfig {
@@ -45,7 +46,7 @@ export function loadConfig(
 function assemble(core: CoreConfig, validated: Validated[]): AppConfig {
   const built = new Map<SettingsSlice<unknown>, unknown>();
   const problems: string[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = coreWarnings(core);
   for (const { slice, values } of validated) {
     try {
       const settings = slice.build(values, core);

@@ -28,6 +28,11 @@ export interface CoreConfig {
   database: {
     /** Unset: the embedded PostgreSQL is started and this is filled in by the bootstrap. */
     url?: string;
+    /**
+     * DATABASE_MIGRATION_URL: the role that migrates and owns the tables, which then grants
+     * `url`'s role only what the service needs (database/runtime-grants.ts). Unset: `url`.
+     */
+    migrationUrl?: string;
     /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
     isEmbedded: boolean;
     poolSize: number;
@@ -83,6 +88,10 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
         missing.map((name) => `${name}: is required when NODE_ENV=production (no default there)`),
       );
   }
+  if (v.DATABASE_MIGRATION_URL !== undefined && v.DATABASE_URL === undefined)
+    throw new ConfigError([
+      'DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded PostgreSQL runs as one role)',
+    ]);
   const concurrency = v.REGISTRY_MAX_CONCURRENCY ?? 20;
   return {
     nodeEnv,
@@ -99,6 +108,7 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
     publicBaseUrl: v.PUBLIC_BASE_URL,
     database: {
       url: v.DATABASE_URL,
+      migrationUrl: v.DATABASE_MIGRATION_URL,
       isEmbedded: v.DATABASE_URL === undefined,
       poolSize: v.DATABASE_POOL_SIZE ?? 10,
       embedded: {
@@ -130,6 +140,19 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       bulkheadQueue: concurrency * 5,
     },
   };
+}
+
+/** The URL the migrations run over: DATABASE_MIGRATION_URL, else DATABASE_URL. */
+export const migrationUrl = (c: CoreConfig): string | undefined =>
+  c.database.migrationUrl ?? c.database.url;
+
+/** What an operator should know at start about the core settings (the bootstrap logs them). */
+export function coreWarnings(c: CoreConfig): string[] {
+  return c.nodeEnv === 'production' && c.database.migrationUrl === undefined
+    ? [
+        "DATABASE_MIGRATION_URL is not set: the service connects as the owner of its tables, so its own credentials could disable the event log's triggers and rewrite it. Set it to a role that owns the schema; DATABASE_URL's role is then granted only what the service needs.",
+      ]
+    : [];
 }
 
 /** The base URL others reach this service at (the verification URLs it hands out). */

@@ -27,6 +27,9 @@ export class CoreVariables {
 
   @PatternSetting(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
   DATABASE_URL?: string;
+  /** The role that runs the migrations (and owns the tables); unset: DATABASE_URL's. */
+  @PatternSetting(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
+  DATABASE_MIGRATION_URL?: string;
   @IntSetting(1, 100) DATABASE_POOL_SIZE?: number;
   @IsOptional() @IsString() EMBEDDED_DB_DIR?: string;
   @IntSetting(0, 65535) EMBEDDED_DB_PORT?: number;
