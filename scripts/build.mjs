@@ -18,6 +18,14 @@ function* walk(dir) {
   }
 }
 
+function* walkOutputs(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walkOutputs(path);
+    else if (/\.js(\.map)?$|\.d\.ts$/.test(entry.name)) yield path;
+  }
+}
+
 function fingerprint() {
   const hash = createHash('sha256');
   for (const path of [...ROOTS.flatMap((r) => [...walk(r)]), ...FILES].sort()) {
@@ -35,14 +43,21 @@ const started = Date.now();
 process.stderr.write(
   ifStale ? 'Sources changed since the last build: building (tsc) …\n' : 'Building (tsc) …\n',
 );
-// From scratch: a source removed since the last build must not leave its output behind.
-rmSync('dist', { recursive: true, force: true });
+// In place (a running test or service keeps finding its files), then the output of any source
+// removed since the last build is deleted, so it cannot be imported by mistake.
 try {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
     stdio: 'inherit',
   });
 } catch {
   process.exit(1);
+}
+for (const root of ROOTS) {
+  if (!existsSync(join('dist', root))) continue;
+  for (const out of walkOutputs(join('dist', root))) {
+    const source = out.slice('dist/'.length).replace(/\.js(\.map)?$|\.d\.ts$/, '.ts');
+    if (!existsSync(source)) rmSync(out);
+  }
 }
 writeFileSync(STAMP, current);
 process.stderr.write(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
