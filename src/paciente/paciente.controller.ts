@@ -14,7 +14,7 @@ import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { CitizenTokenGuard } from './citizen-token.guard.js';
 import type { RequestWithCitizen } from './citizen-token.guard.js';
 import { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
-import { pdfAnswer, PDF_RESPONSE } from './pdf-answer.js';
+import { PDF_BUSY, pdfAnswer, PDF_RESPONSE } from './pdf-answer.js';
 import { PacienteService } from './paciente.service.js';
 
 const CUIR_PARAM = ApiParam({
@@ -61,10 +61,10 @@ export class PacienteController {
   @ApiOperation({
     summary: "The printable prescription, for the citizen (the citizen's token)",
     description:
-      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its verification URL; dates and validity; prescriber; patient document; items; state (a clear ANULADA mark when cancelled); the content SHA-256.',
+      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its verification URL; dates and validity; prescriber; patient document; items; state (a clear ANULADA mark when cancelled); the content SHA-256. At most PDF_RENDERS_MAX render at once with PDF_RENDERS_QUEUE waiting; beyond that 503 SERVICE_UNAVAILABLE with Retry-After.',
   })
   @ApiOkResponse(PDF_RESPONSE)
-  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS })
+  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS, 503: PDF_BUSY })
   async documento(
     @Req() req: RequestWithCitizen,
     @Param('cuir') cuir: string,
