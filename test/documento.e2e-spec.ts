@@ -6,12 +6,19 @@ import { startTestApp, TestApp } from './support/test-app.js';
 
 const PUBLIC = 'https://recetas.example.org';
 
-/** GET as a Buffer (supertest would otherwise not keep a binary body). */
+/**
+ * GET with a PDF as a Buffer (supertest would otherwise not keep a binary body); an error
+ * envelope is still parsed as JSON.
+ */
 const binary = (req: request.Test) =>
   req.buffer(true).parse((res, done) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
+    res.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const json = String(res.headers['content-type']).startsWith('application/json');
+      done(null, json ? JSON.parse(body.toString()) : body);
+    });
   });
 
 describe('GET /v1/recetas/{id}/documento: the printable prescription (contract ยง8)', () => {
@@ -87,3 +94,59 @@ describe('GET /v1/recetas/{id}/documento: the printable prescription (contract ย
     expect(theirs.body.error).toEqual(missing.body.error);
   });
 });
+
+describe('the printable prescription under load: worker threads, a short queue, then 503', () => {
+  let t: TestApp;
+  let owner: TestClient;
+
+  // One worker and one waiting render: the rest of a burst must be refused, never a 500.
+  beforeAll(async () => {
+    t = await startTestApp({ PDF_RENDERS_MAX: '1', PDF_RENDERS_QUEUE: '1' });
+    owner = await createClient(t);
+  });
+  afterAll(() => t?.stop());
+
+  it('answers a burst with PDFs and 503 SERVICE_UNAVAILABLE with Retry-After, no 500', async () => {
+    const body = registrationBody();
+    const cuir = body.cuir as string;
+    const id = (await register(t, owner, body).expect(201)).body.data.id_transaccion as string;
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        binary(request(t.url).get(`/v1/recetas/${id}/documento`).set(owner.headers)),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    const busy = answers.filter((a) => a.status === 503);
+    const ok = answers.filter((a) => a.status === 200);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(ok.length).toBeGreaterThanOrEqual(2);
+    for (const a of busy) {
+      expect(a.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(a.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    }
+    const pdfs = ok.map((a) => a.body as Buffer);
+    // The same view renders the same bytes, in whichever worker.
+    for (const pdf of pdfs) expect(pdf.equals(pdfs[0])).toBe(true);
+    await withTools(['pdftotext'], 'the PDFs rendered under load', async () => {
+      expect((await pdfText(pdfs[0])).replace(/\s+/g, '')).toContain(cuir);
+    });
+    // The refused downloads are in the event log too, and the service still renders.
+    const log = await request(t.url)
+      .get(`/v1/recetas/${id}/eventos?per_page=100`)
+      .set(owner.headers)
+      .expect(200);
+    const documentos = (log.body.data.items as { tipo: string; resultado: string }[])
+      .filter((e) => e.tipo === 'documento')
+      .map((e) => e.resultado);
+    expect(documentos.filter((r) => r === 'SERVICE_UNAVAILABLE')).toHaveLength(busy.length);
+    expect(documentos.filter((r) => r === 'ok')).toHaveLength(ok.length);
+    await documentoOk(t, owner, id);
+  });
+});
+
+async function documentoOk(t: TestApp, c: TestClient, id: string): Promise<void> {
+  const res = await binary(request(t.url).get(`/v1/recetas/${id}/documento`).set(c.headers));
+  expect(res.status).toBe(200);
+  expect((res.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
+}

@@ -54,7 +54,7 @@ function built(): OpenAPIObject {
       '/v1/paciente/recetas/{cuir}': {
         get: {
           tags: ['paciente'],
-          security: [{ bearer: [] }],
+          security: [{ MiArgentina: [] }],
           responses: { 200: envelope('#/components/schemas/Item') },
         },
       },
@@ -107,7 +107,7 @@ describe('completeDocument', () => {
   it('requires both API headers with no scopes; public routes need nothing; other schemes stay', () => {
     expect(doc.security).toEqual([{ ApiKey: [], ApiSecret: [] }]);
     expect(live.security).toEqual([]);
-    expect(patient.security).toEqual([{ bearer: [] }]);
+    expect(patient.security).toEqual([{ MiArgentina: [] }]);
     expect(get.description).toContain('**Scope:** `recetas:verify`');
   });
 
@@ -151,11 +151,9 @@ describe('completeDocument', () => {
     });
   });
 
-  it('rate-limit headers are required on API-key 2xx only; replays are marked', () => {
+  it('rate-limit headers are required on API-key and citizen-token 2xx only; replays are marked', () => {
     expect(get.responses['200'].headers['RateLimit-Limit']).toMatchObject({ required: true });
-    expect(patient.responses['200'].headers['RateLimit-Limit']).toEqual({
-      $ref: '#/components/headers/RateLimit-Limit',
-    });
+    expect(patient.responses['200'].headers['RateLimit-Limit']).toMatchObject({ required: true });
     expect(live.responses['200'].headers['RateLimit-Limit']).toBeUndefined();
     expect(live.responses['200'].headers['X-Request-Id']).toEqual({
       $ref: '#/components/headers/X-Request-Id',

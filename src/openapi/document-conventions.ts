@@ -8,7 +8,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
-import { API_KEY_SCHEME, API_SECRET_SCHEME } from '../common/http/access.js';
+import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
 import { composeExample, EXAMPLES_BY_PROPERTY } from './examples.js';
 import { operationIdFor } from './operation-ids.js';
 import { addOperationsRoutes } from './operations-routes.js';
@@ -110,9 +110,13 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
   op.tags = (op.tags ?? []).map(toAscii);
   const api = isApi(path);
   if (!api) op.security = [];
-  // Rate-limit headers are set per API client: always on the 2xx of API-key operations (a
-  // /v1 family with another credential, such as the patient's token, may not send them).
-  const keyed = api && (op.security ?? [{ [API_KEY_SCHEME]: [] }]).some((r) => API_KEY_SCHEME in r);
+  // Rate-limit headers are always on the 2xx of API-key operations (the client's budget) and of
+  // the citizen-token ones (the citizen's or the address's, whichever is nearer its end).
+  const keyed =
+    api &&
+    (op.security ?? [{ [API_KEY_SCHEME]: [] }]).some(
+      (r) => API_KEY_SCHEME in r || CITIZEN_TOKEN_SCHEME in r,
+    );
   const ext = op as OperationObject & { 'x-required-scope'?: string };
   const scope = ext['x-required-scope'];
   if (scope && !op.description?.includes('**Scope:**')) {

@@ -32,7 +32,8 @@ without a pattern of their own state this as their \`pattern\`.
 
 **Headers.** Every answer carries \`X-Request-Id\` (a sane client value is echoed).
 \`/v1\` answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` once the
-client is authenticated; 429 carries \`Retry-After\`. Idempotent operations accept
+client is authenticated (on the patient's routes, every answer: the citizen's or the address's
+budget, whichever is nearer its end); 429 carries \`Retry-After\`. Idempotent operations accept
 \`Idempotency-Key\` (the client's, shared by all its endpoints, bound to one method, actual path
 and body) and mark replayed answers with \`Idempotent-Replayed: true\`.
 

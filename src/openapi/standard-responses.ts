@@ -21,7 +21,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   },
   'RateLimit-Limit': {
     description:
-      "The calling client's budget: requests per minute across every /v1 endpoint (default 600). Sent once the client is identified (after authentication).",
+      "The caller's budget in requests per minute. API-key routes: the client's, across every /v1 endpoint (default 600), sent once the client is authenticated. Patient routes (/v1/paciente): the client address's (PACIENTE_POR_IP_POR_MINUTO, default 120, every attempt) or the citizen's (PACIENTE_POR_MINUTO, default 30, per token CUIL), whichever has fewer requests left.",
     schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 2147483647, example: 600 },
   },
   'RateLimit-Remaining': {
@@ -167,7 +167,7 @@ export const STANDARD_RESPONSES: Record<string, { status: number; response: Resp
   TooManyRequests: {
     status: 429,
     response: errorResponse(
-      "RATE_LIMITED: over the client's requests per minute, or too many failed authentications from this address; wait Retry-After seconds",
+      "RATE_LIMITED: over the client's requests per minute, or too many failed authentications from this address (patient routes: over the citizen's or the address's requests per minute); wait Retry-After seconds",
       'RATE_LIMITED',
       'Rate limit of 600 requests per minute exceeded',
       { 'Retry-After': { ...HEADERS['Retry-After'], required: true } },

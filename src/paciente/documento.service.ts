@@ -1,34 +1,87 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DomainError } from '../common/errors/domain-error.js';
+import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { publicBaseUrl } from '../config/core-config.js';
+import { InjectSettings } from '../config/settings.js';
 import { parseCuir } from '../cuir/cuir-format.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
 import { recetaContentHash } from '../recetas/receta-content-hash.js';
 import { Receta, RecetasService } from '../recetas/recetas.service.js';
-import { pdfFonts } from './pdf/pdf-fonts.js';
-import { renderRecetaPdf } from './receta-pdf.js';
+import { pacienteSettings } from './paciente.slice.js';
+import type { PacienteSettings } from './paciente.slice.js';
+import {
+  RenderPool,
+  RenderPoolClosed,
+  RenderPoolFull,
+  renderWorkerFile,
+} from './pdf/render-pool.js';
+import type { RecetaPdfView } from './receta-pdf-view.js';
 import { jurisdiccionOf, verificationUrl } from './receta-pdf-view.js';
 
-/** The printable prescription (contract §8): one A4 page, rendered on request from its data. */
+/** A refused render is retried soon: renders last tens of milliseconds. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The printable prescription (contract §8): one A4 page, rendered on request from its data.
+ * The data is read first (each query returns its connection to the pool at once: nothing is
+ * held while a render waits), then the page is drawn in a worker thread (PDF_RENDERS_MAX at
+ * once, PDF_RENDERS_QUEUE waiting, the rest 503 with Retry-After), so rendering never stalls
+ * the event loop the other requests share.
+ */
 @Injectable()
-export class DocumentoService implements OnApplicationBootstrap {
+export class DocumentoService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly pool: RenderPool;
+
   constructor(
     private readonly recetas: RecetasService,
     private readonly profesional: ProfesionalService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @InjectSettings(pacienteSettings) settings: PacienteSettings,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    const log = logger.child({ component: 'paciente' });
+    this.pool = new RenderPool({
+      workerFile: renderWorkerFile(),
+      size: settings.pdfRenders.max,
+      queue: settings.pdfRenders.queue,
+      onWorkerError: (err) => log.error({ err }, 'a PDF render worker could not be replaced'),
+    });
+  }
 
-  /** Parses the fonts now, so the first document is not the slow one. */
-  onApplicationBootstrap(): void {
-    pdfFonts();
+  /** The workers parse the fonts now, so the first document is not the slow one. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.pool.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.pool.close();
   }
 
   async render(r: Receta): Promise<Buffer> {
+    const view = await this.view(r);
+    try {
+      return await this.pool.render(view);
+    } catch (err) {
+      if (err instanceof RenderPoolFull || err instanceof RenderPoolClosed) {
+        throw new DomainError(
+          'SERVICE_UNAVAILABLE',
+          'Too many documents are being rendered; retry shortly',
+          undefined,
+          { cause: err, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+        );
+      }
+      throw err;
+    }
+  }
+
+  private async view(r: Receta): Promise<RecetaPdfView> {
     const vida = await this.recetas.vida(r);
     const parsed = parseCuir(r.cuir);
     const jurisdiccion = parsed.ok ? parsed.components.jurisdiction : r.cuir.slice(8, 10);
-    return renderRecetaPdf({
+    return {
       cuir: r.cuir,
       fecha_creacion: r.fecha_creacion.toISOString(),
       vigencia_desde: vida.vigencia_desde,
@@ -46,6 +99,6 @@ export class DocumentoService implements OnApplicationBootstrap {
       },
       content_sha256: recetaContentHash(r),
       verification_url: verificationUrl(publicBaseUrl(this.config), r.cuir),
-    });
+    };
   }
 }

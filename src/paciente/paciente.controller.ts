@@ -14,7 +14,7 @@ import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { CitizenTokenGuard } from './citizen-token.guard.js';
 import type { RequestWithCitizen } from './citizen-token.guard.js';
 import { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
-import { pdfAnswer, PDF_RESPONSE } from './pdf-answer.js';
+import { PDF_BUSY, pdfAnswer, PDF_RESPONSE } from './pdf-answer.js';
 import { PacienteService } from './paciente.service.js';
 
 const CUIR_PARAM = ApiParam({
@@ -25,6 +25,8 @@ const CUIR_PARAM = ApiParam({
 
 const NOT_THEIRS =
   "NOT_FOUND: no prescription with this CUIR for this citizen — an unknown CUIR and another citizen's answer alike";
+const LIMITED =
+  'RATE_LIMITED: over PACIENTE_POR_MINUTO requests per minute for this citizen (the token CUIL), or PACIENTE_POR_IP_POR_MINUTO from this client address (every attempt, bad tokens included); wait Retry-After seconds';
 const BAD_TOKEN =
   'UNAUTHENTICATED: no Bearer token, or one not signed RS256/RS512 by the issuer, expired, living over 300 s, or for another issuer or audience (API keys are not accepted here)';
 
@@ -49,7 +51,7 @@ export class PacienteController {
       "The medication, its state and validity, and the link to its printable document. The token's `cuil` (11 digits, valid check digit) must be the prescription's patient's: its middle eight digits are the DNI.",
   })
   @ApiEnveloped(200, RecetaPacienteDto)
-  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS })
+  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS, 429: LIMITED })
   receta(@Req() req: RequestWithCitizen, @Param('cuir') cuir: string): Promise<RecetaPacienteDto> {
     return this.paciente.receta(req.citizenCuil as string, cuir);
   }
@@ -61,10 +63,10 @@ export class PacienteController {
   @ApiOperation({
     summary: "The printable prescription, for the citizen (the citizen's token)",
     description:
-      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its verification URL; dates and validity; prescriber; patient document; items; state (a clear ANULADA mark when cancelled); the content SHA-256.',
+      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its verification URL; dates and validity; prescriber; patient document; items; state (a clear ANULADA mark when cancelled); the content SHA-256. At most PDF_RENDERS_MAX render at once with PDF_RENDERS_QUEUE waiting; beyond that 503 SERVICE_UNAVAILABLE with Retry-After.',
   })
   @ApiOkResponse(PDF_RESPONSE)
-  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS })
+  @ApiErrors({ 401: BAD_TOKEN, 404: NOT_THEIRS, 429: LIMITED, 503: PDF_BUSY })
   async documento(
     @Req() req: RequestWithCitizen,
     @Param('cuir') cuir: string,

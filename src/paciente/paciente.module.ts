@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditoriaModule } from '../auditoria/auditoria.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ProfesionalModule } from '../profesional/profesional.module.js';
@@ -9,6 +10,7 @@ import { CitizenTokenVerifier } from './citizen-token.verifier.js';
 import { DocumentoController } from './documento.controller.js';
 import { DocumentoService } from './documento.service.js';
 import { PacienteController } from './paciente.controller.js';
+import { PacienteRateLimit } from './paciente-rate-limit.js';
 import { PacienteService } from './paciente.service.js';
 import { pacienteSettings } from './paciente.slice.js';
 import type { PacienteSettings } from './paciente.slice.js';
@@ -18,12 +20,13 @@ import type { PacienteSettings } from './paciente.slice.js';
  * and for the prescription's owner (contract §8).
  */
 @Module({
-  imports: [AuditoriaModule, ProfesionalModule, RecetasModule],
+  imports: [AuditoriaModule, AuthModule, ProfesionalModule, RecetasModule],
   controllers: [DocumentoController, PacienteController],
   providers: [
     PacienteService,
     DocumentoService,
     CitizenTokenGuard,
+    PacienteRateLimit,
     {
       provide: CitizenTokenVerifier,
       inject: [pacienteSettings.token, APP_CONFIG],

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ACTOR_PACIENTE } from '../auditoria/audit-event.js';
 import { AuditoriaService } from '../auditoria/auditoria.service.js';
-import { notFound } from '../common/errors/domain-error.js';
+import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -50,9 +50,7 @@ export class PacienteService {
   /** The citizen's printable prescription. */
   async documentoPorCiudadano(cuil: string, cuir: string): Promise<Buffer> {
     const r = await this.delCiudadano(cuil, cuir, 'documento');
-    const pdf = await this.documentos.render(r);
-    await this.log('documento', ACTOR_PACIENTE, r, 'ok');
-    return pdf;
+    return this.rendered(ACTOR_PACIENTE, r);
   }
 
   /** The owner's printable prescription; another client's id answers like a missing one. */
@@ -65,9 +63,20 @@ export class PacienteService {
       await this.auditoria.record({ tipo: 'documento', actor: client.id, resultado: 'NOT_FOUND' });
       throw notFound('Prescription');
     }
-    const pdf = await this.documentos.render(r);
-    await this.log('documento', client.id, r, 'ok');
-    return { pdf, cuir: r.cuir };
+    return { pdf: await this.rendered(client.id, r), cuir: r.cuir };
+  }
+
+  /** The document, its download in the event log; a refused render (503) is logged too. */
+  private async rendered(actor: string, r: Receta): Promise<Buffer> {
+    let pdf: Buffer;
+    try {
+      pdf = await this.documentos.render(r);
+    } catch (err) {
+      if (err instanceof DomainError) await this.log('documento', actor, r, err.code);
+      throw err;
+    }
+    await this.log('documento', actor, r, 'ok');
+    return pdf;
   }
 
   private async delCiudadano(cuil: string, cuir: string, tipo: string): Promise<Receta> {

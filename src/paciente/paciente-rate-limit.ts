@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiters } from '../auth/rate-limiters.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { InjectSettings } from '../config/settings.js';
+import { pacienteSettings } from './paciente.slice.js';
+import type { PacienteSettings } from './paciente.slice.js';
+
+const WINDOW_SECONDS = 60;
+
+/** A budget's state after a request counted against it. */
+export interface Budget {
+  limit: number;
+  state: RateLimiterRes;
+}
+
+/**
+ * The patient routes' two budgets (contract §8), counted in RATE_LIMIT_STORE like the API
+ * clients': per client address, every attempt — bad tokens too, so guessing is throttled
+ * before any token is looked at — and per citizen (the verified token's CUIL). Over either:
+ * 429 RATE_LIMITED with Retry-After. The RateLimit-* headers describe the budget nearer its
+ * end.
+ */
+@Injectable()
+export class PacienteRateLimit {
+  private readonly porIp: RateLimiterAbstract;
+  private readonly porCuil: RateLimiterAbstract;
+
+  constructor(
+    limiters: RateLimiters,
+    @InjectSettings(pacienteSettings) private readonly settings: PacienteSettings,
+  ) {
+    const { porIpPorMinuto, porMinuto } = settings.rateLimit;
+    const window = { duration: WINDOW_SECONDS };
+    this.porIp = limiters.create({ ...window, points: porIpPorMinuto, keyPrefix: 'paciente-ip' });
+    this.porCuil = limiters.create({ ...window, points: porMinuto, keyPrefix: 'paciente-cuil' });
+  }
+
+  /** Counts an attempt from `address`; throws 429 past its budget. */
+  address(address: string, res: Response): Promise<Budget> {
+    return this.consume(this.porIp, this.settings.rateLimit.porIpPorMinuto, address, res);
+  }
+
+  /** Counts a verified citizen's request; throws 429 past its budget. */
+  async citizen(cuil: string, res: Response, byAddress: Budget): Promise<void> {
+    // Hashed: the CUIL holds the DNI, and a shared store keeps its keys in a table.
+    const key = createHash('sha256').update(cuil).digest('base64url');
+    const own = await this.consume(this.porCuil, this.settings.rateLimit.porMinuto, key, res);
+    setHeaders(res, nearerItsEnd(own, byAddress));
+  }
+
+  private async consume(
+    limiter: RateLimiterAbstract,
+    limit: number,
+    key: string,
+    res: Response,
+  ): Promise<Budget> {
+    try {
+      const budget = { limit, state: await limiter.consume(key) };
+      setHeaders(res, budget);
+      return budget;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      setHeaders(res, { limit, state: rejection });
+      const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Rate limit of ${limit} requests per minute exceeded`,
+        undefined,
+        { headers: { 'Retry-After': String(wait) } },
+      );
+    }
+  }
+}
+
+const nearerItsEnd = (a: Budget, b: Budget): Budget =>
+  b.state.remainingPoints < a.state.remainingPoints ? b : a;
+
+function setHeaders(res: Response, { limit, state }: Budget): void {
+  res.setHeader('RateLimit-Limit', String(limit));
+  res.setHeader('RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
+  res.setHeader('RateLimit-Reset', String(Math.ceil(state.msBeforeNext / 1000)));
+}
