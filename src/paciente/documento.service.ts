@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
@@ -32,7 +32,7 @@ const RETRY_AFTER_SECONDS = 1;
  * the event loop the other requests share.
  */
 @Injectable()
-export class DocumentoService implements OnApplicationBootstrap, OnModuleDestroy {
+export class DocumentoService implements OnModuleDestroy {
   private readonly pool: RenderPool;
 
   constructor(
@@ -43,17 +43,14 @@ export class DocumentoService implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
     const log = logger.child({ component: 'paciente' });
+    // The workers start with the first document, not with the service: each holds its own heap
+    // and fonts (about 25 MB), which an instance that never renders should not carry.
     this.pool = new RenderPool({
       workerFile: renderWorkerFile(),
       size: settings.pdfRenders.max,
       queue: settings.pdfRenders.queue,
       onWorkerError: (err) => log.error({ err }, 'a PDF render worker could not be replaced'),
     });
-  }
-
-  /** The workers parse the fonts now, so the first document is not the slow one. */
-  onApplicationBootstrap(): Promise<void> {
-    return this.pool.start();
   }
 
   onModuleDestroy(): Promise<void> {
