@@ -45,6 +45,8 @@ export class VerificacionController {
   @RequireScope('recetas:read')
   @ApiOperation({
     summary: "Who verified the caller's prescriptions, and when (scope recetas:read)",
+    description:
+      "Every verification by CUIR (GET /v1/recetas/verificar/{cuir}) of the calling client's prescriptions whose time `at` is within [fecha_desde, fecha_hasta], optionally of one CUIR: newest first, ties by the verification's own id, `total` counting all matches. Pages are offsets into that order: a verification recorded while a client pages shifts later pages by one (narrow fecha_hasta to a fixed instant to page a stable set). Bad or inverted dates: 400 INVALID_DATE_RANGE.",
   })
   @ApiEnveloped(200, ListadoVerificacionesDto)
   @ApiErrors()

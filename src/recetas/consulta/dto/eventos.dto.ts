@@ -1,4 +1,5 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
+import { AUDIT_TIPOS } from '../../../auditoria/audit-event.js';
 import { DateRangePageQuery } from '../../../common/validation/date-range-page.query.js';
 
 /** `page` and `per_page`, as listar takes them. */
@@ -10,8 +11,9 @@ export class EventoDto {
   id: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-22T13:30:00.000Z' }) at: string;
   @ApiProperty({
+    enum: AUDIT_TIPOS,
     description:
-      'registro, anulacion, verificacion, reserva, reserva_liberada, dispensa, reversion, acceso_paciente, documento',
+      "What happened: registration, cancellation, verification by CUIR, reservation and its release, dispensation, reversal, the patient's access, a document download",
     example: 'registro',
   })
   tipo: string;
@@ -49,8 +51,23 @@ export class EventoDto {
 }
 
 export class ListadoEventosDto {
-  @ApiProperty({ description: "All of the prescription's events" }) total: number;
-  @ApiProperty() page: number;
-  @ApiProperty() per_page: number;
-  @ApiProperty({ type: [EventoDto], description: 'Oldest first' }) items: EventoDto[];
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    description: "All of the prescription's events",
+  })
+  total: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, description: 'The page answered' })
+  page: number;
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 200,
+    description: 'Events per page',
+  })
+  per_page: number;
+  @ApiProperty({ type: [EventoDto], maxItems: 200, description: 'Oldest first; at most per_page' })
+  items: EventoDto[];
 }
