@@ -2,11 +2,8 @@ import { readFileSync } from 'node:fs';
 import { DataSource, EntitySchema } from 'typeorm';
 import { migrationUrl, withDatabaseUrl, type AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
-import {
-  embeddedUrl,
-  passwordPath,
-  startEmbeddedPostgres,
-} from '../database/embedded/embedded-postgres.js';
+import { embeddedUrl } from '../database/embedded/cluster-server.js';
+import { passwordPath, startEmbeddedPostgres } from '../database/embedded/embedded-postgres.js';
 import { readRunningServer } from '../database/embedded/ownership.js';
 import { effectiveDataDir } from '../database/embedded/server-user.js';
 import { migrateDatabase } from '../migrate-database.js';
