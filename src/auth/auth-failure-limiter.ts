@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { DomainError } from '../common/errors/domain-error.js';
+import { rateLimited } from './rate-limiters.js';
 import { InjectSettings } from '../config/settings.js';
 import { authSettings } from './auth.settings.js';
 import type { AuthSettings } from './auth.settings.js';
@@ -56,11 +56,4 @@ export class AuthFailureLimiter {
 }
 
 const limited = (state: RateLimiterRes) =>
-  new DomainError(
-    'RATE_LIMITED',
-    'Too many failed authentication attempts; retry later',
-    undefined,
-    {
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil(state.msBeforeNext / 1000))) },
-    },
-  );
+  rateLimited('Too many failed authentication attempts; retry later', state);

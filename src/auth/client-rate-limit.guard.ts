@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { DomainError } from '../common/errors/domain-error.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
-import { RateLimiters } from './rate-limiters.js';
+import { RateLimiters, rateLimited, setRateLimitHeaders } from './rate-limiters.js';
 
 const WINDOW_SECONDS = 60;
 
@@ -27,19 +26,12 @@ export class ClientRateLimitGuard implements CanActivate {
     const limit = client.rateLimitPerMinute;
     try {
       const r = await this.limiterFor(limit).consume(client.id);
-      setHeaders(res, limit, r);
+      setRateLimitHeaders(res, limit, r);
       return true;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setHeaders(res, limit, rejection);
-      throw new DomainError(
-        'RATE_LIMITED',
-        `Rate limit of ${limit} requests per minute exceeded`,
-        undefined,
-        {
-          headers: { 'Retry-After': String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))) },
-        },
-      );
+      setRateLimitHeaders(res, limit, rejection);
+      throw rateLimited(`Rate limit of ${limit} requests per minute exceeded`, rejection);
     }
   }
 
@@ -55,10 +47,4 @@ export class ClientRateLimitGuard implements CanActivate {
     }
     return limiter;
   }
-}
-
-function setHeaders(res: Response, limit: number, r: RateLimiterRes): void {
-  res.setHeader('RateLimit-Limit', String(limit));
-  res.setHeader('RateLimit-Remaining', String(Math.max(0, r.remainingPoints)));
-  res.setHeader('RateLimit-Reset', String(Math.ceil(r.msBeforeNext / 1000)));
 }

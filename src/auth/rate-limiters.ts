@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { Response } from 'express';
+import {
+  RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
+import { DomainError } from '../common/errors/domain-error.js';
 import { InjectSettings } from '../config/settings.js';
 import { authSettings } from './auth.settings.js';
 import type { AuthSettings } from './auth.settings.js';
@@ -40,4 +47,21 @@ export class RateLimiters {
       insuranceLimiter: new RateLimiterMemory(opts),
     });
   }
+}
+
+/** Whole seconds until the window of `state` ends (at least 1): the 429's Retry-After. */
+export const retryAfterSeconds = (state: RateLimiterRes): number =>
+  Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+
+/** The one 429 every limit of the service answers: RATE_LIMITED with Retry-After. */
+export const rateLimited = (message: string, state: RateLimiterRes): DomainError =>
+  new DomainError('RATE_LIMITED', message, undefined, {
+    headers: { 'Retry-After': String(retryAfterSeconds(state)) },
+  });
+
+/** The RateLimit-* headers of a per-minute budget of `limit`, as the OpenAPI document states them. */
+export function setRateLimitHeaders(res: Response, limit: number, state: RateLimiterRes): void {
+  res.setHeader('RateLimit-Limit', String(limit));
+  res.setHeader('RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
+  res.setHeader('RateLimit-Reset', String(Math.ceil(state.msBeforeNext / 1000)));
 }

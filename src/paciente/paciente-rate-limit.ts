@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiters } from '../auth/rate-limiters.js';
-import { DomainError } from '../common/errors/domain-error.js';
+import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/rate-limiters.js';
 import { InjectSettings } from '../config/settings.js';
 import { pacienteSettings } from './paciente.slice.js';
 import type { PacienteSettings } from './paciente.slice.js';
@@ -48,7 +47,8 @@ export class PacienteRateLimit {
     // Hashed: the CUIL holds the DNI, and a shared store keeps its keys in a table.
     const key = createHash('sha256').update(cuil).digest('base64url');
     const own = await this.consume(this.porCuil, this.settings.rateLimit.porMinuto, key, res);
-    setHeaders(res, nearerItsEnd(own, byAddress));
+    const nearer = nearerItsEnd(own, byAddress);
+    setRateLimitHeaders(res, nearer.limit, nearer.state);
   }
 
   private async consume(
@@ -59,27 +59,15 @@ export class PacienteRateLimit {
   ): Promise<Budget> {
     try {
       const budget = { limit, state: await limiter.consume(key) };
-      setHeaders(res, budget);
+      setRateLimitHeaders(res, budget.limit, budget.state);
       return budget;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setHeaders(res, { limit, state: rejection });
-      const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new DomainError(
-        'RATE_LIMITED',
-        `Rate limit of ${limit} requests per minute exceeded`,
-        undefined,
-        { headers: { 'Retry-After': String(wait) } },
-      );
+      setRateLimitHeaders(res, limit, rejection);
+      throw rateLimited(`Rate limit of ${limit} requests per minute exceeded`, rejection);
     }
   }
 }
 
 const nearerItsEnd = (a: Budget, b: Budget): Budget =>
   b.state.remainingPoints < a.state.remainingPoints ? b : a;
-
-function setHeaders(res: Response, { limit, state }: Budget): void {
-  res.setHeader('RateLimit-Limit', String(limit));
-  res.setHeader('RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
-  res.setHeader('RateLimit-Reset', String(Math.ceil(state.msBeforeNext / 1000)));
-}

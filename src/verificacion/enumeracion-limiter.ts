@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiters } from '../auth/rate-limiters.js';
+import { RateLimiters, rateLimited, retryAfterSeconds } from '../auth/rate-limiters.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { currentRequestId } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
@@ -56,11 +56,9 @@ export class EnumeracionLimiter {
     if (!state || state.consumedPoints < this.limit) return null;
     // Past limit + 1 the block was reported already: nothing more to write.
     const r = state.consumedPoints === this.limit ? await this.count(clientId) : state;
-    return new DomainError(
-      'RATE_LIMITED',
+    return rateLimited(
       `Too many verifications of unknown CUIRs (${this.limit} per minute); verifications by CUIR are refused until the minute ends`,
-      undefined,
-      { headers: { 'Retry-After': String(retryAfter(r)) } },
+      r,
     );
   }
 
@@ -79,7 +77,7 @@ export class EnumeracionLimiter {
           client_id: clientId,
           request_id: currentRequestId(),
           fallos_por_minuto: this.limit,
-          retry_after_s: retryAfter(r),
+          retry_after_s: retryAfterSeconds(r),
         },
         'possible CUIR enumeration: too many unknown CUIRs in a minute; verifications by CUIR refused to this client until the minute ends',
       );
@@ -89,4 +87,3 @@ export class EnumeracionLimiter {
 }
 
 /** Seconds until the minute ends (at least 1). */
-const retryAfter = (r: RateLimiterRes) => Math.max(1, Math.ceil(r.msBeforeNext / 1000));
