@@ -1,3 +1,4 @@
+import { configProblems } from '../test/support/config-problems.js';
 import { readFileSync } from 'node:fs';
 import { authSettings } from './auth/auth.settings.js';
 import {
@@ -142,15 +143,7 @@ describe('production', () => {
     PACIENTE_JWT_AUDIENCE: 'recetas',
     API_SECRET_PEPPER: 'k'.repeat(24) + 'Zq7!x9Lm',
   };
-  const problems = (env: Record<string, string>): string[] => {
-    try {
-      loadConfig(env);
-      return [];
-    } catch (err) {
-      if (err instanceof ConfigError) return err.problems;
-      throw err;
-    }
-  };
+  const problems = configProblems;
 
   it('starts with every external system, the database and a long pepper set', () => {
     expect(problems(complete)).toEqual([]);

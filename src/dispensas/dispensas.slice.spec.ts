@@ -1,17 +1,9 @@
-import { ConfigError } from '../config/app-config.js';
+import { configProblems } from '../../test/support/config-problems.js';
 import { recetasSettings } from '../recetas/recetas.settings.js';
 import { loadAppConfig } from '../slices.js';
 import { dispensasSettings } from './dispensas.slice.js';
 
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadAppConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-};
+const problems = configProblems;
 
 describe("the prescription's life settings (contract §7)", () => {
   it('default to 10 minutes (capped at 30), 24 hours, 30 and 60 days', () => {

@@ -1,16 +1,8 @@
-import { ConfigError } from '../config/app-config.js';
+import { configProblems } from '../../test/support/config-problems.js';
 import { loadAppConfig } from '../slices.js';
 import { verificacionSettings } from './verificacion.slice.js';
 
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadAppConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-};
+const problems = configProblems;
 
 describe('the verification settings (contract §3)', () => {
   it('allow 20 unknown CUIRs a minute by default, or as set', () => {
