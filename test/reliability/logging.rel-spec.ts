@@ -58,4 +58,16 @@ describe('logging', () => {
   ])('scrubUrl(%s) → %s', (url, logged) => {
     expect(scrubUrl(url)).toBe(logged);
   });
+
+  it('the guard itself finds a document as a token, and not the same digits inside a UUID', () => {
+    const planted = new LogGuard();
+    let text = '{"request_id":"7f4bc722-9ade-48ea-b8ea-b05412437774","documento":"x"}';
+    planted.watch('planted', () => text);
+    expect(planted.findings()).toEqual([]);
+    text = '{"documento":"41243777"} GET /v1/recetas/listar?documento=30111222';
+    expect(planted.findings().map((f) => f.split(' in ')[0])).toEqual([
+      'planted: document 30111222',
+      'planted: fuzzed document 41243777',
+    ]);
+  });
 });
