@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { eventInStatementSql } from '../src/auditoria/auditoria.sql.js';
-import { issuedToAnotherSql } from '../src/cuir/cuir-ownership.sql.js';
+import { notIssuedToClientSql } from '../src/cuir/cuir-ownership.sql.js';
 import {
   answerWithIdSql,
   requestHash,
@@ -130,7 +130,7 @@ export async function register(
     key,
     [job, event],
     gate,
-    issuedToAnotherSql(clientId, request.cuir),
+    notIssuedToClientSql(clientId, request.cuir),
   );
   let row: { id_transaccion: string | null; blocked: boolean };
   try {

@@ -41,7 +41,10 @@ describe('control characters in request text (contract §1)', () => {
       VERIFICACION_FALLOS_POR_MINUTO: '1000',
     });
     const many = { rateLimitPerMinute: 100_000 };
-    owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'], ...many });
+    owner = await createClient(t, {
+      scopes: ['cuir:write', 'recetas:write', 'recetas:read'],
+      ...many,
+    });
     farmacia = await createClient(t, { scopes: [...PHARMACY_SCOPES], ...many });
     reader = await createClient(t, { scopes: ['medicamentos:read'], ...many });
   });

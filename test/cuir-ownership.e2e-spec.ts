@@ -3,11 +3,23 @@ import { DataSource } from 'typeorm';
 import { buildCuir } from '../src/cuir/cuir-format.js';
 import { cliJson } from './support/cli.js';
 import { createClient, TestClient } from './support/clients.js';
-import { newCuir, register, registrationBody } from './support/recetas.js';
+import {
+  generationBodyFor,
+  newCuir,
+  postRegistration,
+  register,
+  registrationBody,
+} from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 let seq = 0;
 const freshGroupId = () => `${Date.now()}${process.pid}${++seq}`.padStart(25, '7').slice(-25);
+
+const NOT_OWNED = {
+  code: 'CUIR_NOT_OWNED',
+  message: 'The CUIR was not issued to this client',
+  details: [{ field: 'cuir', issue: 'was not issued to this client by POST /v1/cuir/generar' }],
+};
 
 /** Contract §3: each client's own CUIR platform id, and CUIRs owned by their first issuee. */
 describe('CUIR ownership per client', () => {
@@ -37,6 +49,15 @@ describe('CUIR ownership per client', () => {
   const generate = (c: { headers: Record<string, string> }, body: object) =>
     request(t.url).post('/v1/cuir/generar').set(c.headers).send(body);
   const withoutRequestId = (body: Record<string, unknown>) => ({ ...body, request_id: undefined });
+  const components = (groupId: string) => ({
+    platform: '0001',
+    repository: '0001',
+    jurisdiction: '02',
+    prescriptionType: '01',
+    medicationType: '02',
+    groupId,
+    itemId: '01',
+  });
 
   it('another client is refused a CUIR issued to the first, whatever its uniqueness policy', async () => {
     const body = cuirBody();
@@ -68,11 +89,7 @@ describe('CUIR ownership per client', () => {
   it("a second client cannot register the first one's CUIR: the same 422 before and after the owner registers", async () => {
     const cuir = (await generate(a, cuirBody()).expect(201)).body.data.cuir as string;
     const before = await register(t, b, registrationBody({ cuir })).expect(422);
-    expect(before.body.error).toEqual({
-      code: 'CUIR_NOT_OWNED',
-      message: 'The CUIR belongs to another platform, repository or client',
-      details: [{ field: 'cuir', issue: 'was issued to another client' }],
-    });
+    expect(before.body.error).toEqual(NOT_OWNED);
     await register(t, a, registrationBody({ cuir })).expect(201);
     const after = await register(t, b, registrationBody({ cuir })).expect(422);
     expect(withoutRequestId(after.body)).toEqual(withoutRequestId(before.body));
@@ -85,22 +102,12 @@ describe('CUIR ownership per client', () => {
   });
 
   it.each([
-    ['platform', { platform: '0002' }, 'platform digits 0002 are not'],
-    ['repository', { repository: '0009' }, 'repository digits 0009 are not'],
-  ])('a CUIR with foreign %s digits gets 422 CUIR_NOT_OWNED', async (_what, over, issue) => {
-    const cuir = buildCuir({
-      platform: '0001',
-      repository: '0001',
-      jurisdiction: '02',
-      prescriptionType: '01',
-      medicationType: '02',
-      groupId: freshGroupId(),
-      itemId: '01',
-      ...over,
-    });
+    ['platform', { platform: '0002' }],
+    ['repository', { repository: '0009' }],
+  ])('a CUIR with foreign %s digits gets 422 CUIR_NOT_OWNED', async (_what, over) => {
+    const cuir = buildCuir({ ...components(freshGroupId()), ...over });
     const res = await register(t, a, registrationBody({ cuir })).expect(422);
-    expect(res.body.error.code).toBe('CUIR_NOT_OWNED');
-    expect(res.body.error.details[0].issue).toContain(issue);
+    expect(res.body.error).toEqual(NOT_OWNED);
   });
 
   it('a client with its own platform id registers its CUIRs and not the default platform ones', async () => {
@@ -109,7 +116,73 @@ describe('CUIR ownership per client', () => {
     expect(issued.slice(0, 8)).toBe('00420001');
     await register(t, own, registrationBody({ cuir: issued })).expect(201);
     const res = await register(t, own, registrationBody({ cuir: newCuir() })).expect(422);
-    expect(res.body.error.details[0].issue).toContain("platform digits 0001 are not this client's");
+    expect(res.body.error).toEqual(NOT_OWNED);
+  });
+
+  // Contract §3 (revised): only CUIRs this repository issued to the caller register, and
+  // everything generation issued to it does.
+  describe('registration takes exactly the CUIRs generation issued to the caller', () => {
+    it("a CUIR never generated, with the caller's own platform and repository digits → 422", async () => {
+      const cuir = buildCuir(components(freshGroupId()));
+      const res = await postRegistration(t, a, registrationBody({ cuir })).expect(422);
+      expect(res.body.error).toEqual(NOT_OWNED);
+      // Nothing was written, and the refusal is in the event log with its code.
+      const rows = await t.app
+        .get(DataSource)
+        .query('SELECT count(*)::int AS n FROM recetas WHERE cuir = $1', [cuir]);
+      expect(rows[0].n).toBe(0);
+      // Once generation issues it, the same registration succeeds.
+      await generate(a, generationBodyFor(cuir)).expect(201);
+      await postRegistration(t, a, registrationBody({ cuir })).expect(201);
+    });
+
+    it.each([
+      ['01', '99'],
+      ['01', '00'],
+      ['02', '01'],
+      ['03', '04'],
+    ])(
+      'with local rules off, type %s subtype %s is issued (201) and its owner registers it (201)',
+      async (prescriptionType, medicationType) => {
+        const body = { ...cuirBody(), prescriptionType, medicationType };
+        const issued = await generate(a, body).expect(201);
+        const cuir = issued.body.data.cuir as string;
+        expect(issued.body.data.components.type_subtype).toBe(prescriptionType + medicationType);
+        const res = await postRegistration(t, a, registrationBody({ cuir })).expect(201);
+        expect(res.body.data.cuir).toBe(cuir);
+        // It is what it is from then on: verified, listed and dispensable like any other.
+        const verified = await request(t.url).get(`/v1/recetas/verificar/${cuir}`).set(a.headers);
+        expect(verified.status).toBe(200);
+        expect(verified.body.data.cuir).toBe(cuir);
+        // Another client still cannot register it.
+        const other = await postRegistration(t, b, registrationBody({ cuir })).expect(422);
+        expect(other.body.error).toEqual(NOT_OWNED);
+      },
+    );
+
+    it('a CUIR issued before its client changed platform id still registers', async () => {
+      const created = await cliJson<{ id: string; key: string; secret: string }>([
+        'clients',
+        'create',
+        '--name',
+        `moved-${Date.now()}`,
+        '--scopes',
+        'all',
+      ]);
+      const moved = {
+        id: created.id,
+        key: created.key,
+        secret: created.secret,
+        headers: { 'X-API-Key': created.key, 'X-API-Secret': created.secret },
+      };
+      const before = (await generate(moved, cuirBody()).expect(201)).body.data.cuir as string;
+      expect(before.slice(0, 4)).toBe('0001');
+      await cliJson(['clients', 'update', created.id, '--platform-id', '0077']);
+      const after = (await generate(moved, cuirBody()).expect(201)).body.data.cuir as string;
+      expect(after.slice(0, 4)).toBe('0077');
+      await postRegistration(t, moved, registrationBody({ cuir: before })).expect(201);
+      await postRegistration(t, moved, registrationBody({ cuir: after })).expect(201);
+    });
   });
 
   it('the credentials tool sets (--platform-id), shows and changes the platform id', async () => {

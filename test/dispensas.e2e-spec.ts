@@ -23,7 +23,7 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
   beforeAll(async () => {
     t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
     db = t.app.get(DataSource);
-    owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'] });
+    owner = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     farmacias = [];
     for (let i = 0; i < 5; i++)
       farmacias.push(

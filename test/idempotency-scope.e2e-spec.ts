@@ -18,7 +18,7 @@ describe('Idempotency-Key: bound to the actual path, never replayed across resou
 
   beforeAll(async () => {
     t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
-    owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'] });
+    owner = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     farmacia = await createClient(t, { scopes: [...PHARMACY_SCOPES] });
   });
   afterAll(() => t?.stop());

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { RunningSandbox, startSandbox } from '../sandbox/server.js';
-import { registrationBody } from './support/recetas.js';
+import { register, registrationBody } from './support/recetas.js';
 import {
   cliClient,
   sandboxedEnv,
@@ -72,10 +72,7 @@ describe('ministry delivery across processes', () => {
     const acknowledged: Array<{ id: string; cuir: string }> = [];
     for (let i = 0; i < 10; i++) {
       const body = registrationBody();
-      const res = await request(first.url)
-        .post('/v1/recetas/registrar')
-        .set(client.headers)
-        .send(body);
+      const res = await register(first, client, body);
       if (res.status === 201)
         acknowledged.push({ id: res.body.data.id_transaccion, cuir: body.cuir as string });
     }
@@ -101,11 +98,7 @@ describe('ministry delivery across processes', () => {
     await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {
         const body = registrationBody();
-        const res = await request(i % 2 ? p1.url : p2.url)
-          .post('/v1/recetas/registrar')
-          .set(client.headers)
-          .send(body)
-          .expect(201);
+        const res = await register(i % 2 ? p1 : p2, client, body).expect(201);
         ids.push(res.body.data.id_transaccion);
         cuirs.push(body.cuir as string);
       }),

@@ -4,7 +4,7 @@ import { CUIL, sandboxCitizenToken } from './support/citizen-tokens.js';
 import { createClient, TestClient } from './support/clients.js';
 import { OpenApiContract } from './support/contract/openapi-contract.js';
 import { arbitraryFor, resolve } from './support/contract/schema-arbitrary.js';
-import { newCuir } from './support/recetas.js';
+import { newCuir, register } from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is untyped JSON */
@@ -391,11 +391,9 @@ describe('the served OpenAPI document', () => {
   it('a registration example with a fresh CUIR and a DNI written with dots is accepted', async () => {
     const example =
       doc.paths['/v1/recetas/registrar'].post.requestBody.content['application/json'].example;
-    await request(t.url)
-      .post('/v1/recetas/registrar')
-      .set(c.headers)
-      .send({ ...example, cuir: newCuir(), documento_paciente: '30.111.222' })
-      .expect(201);
+    await register(t, c, { ...example, cuir: newCuir(), documento_paciente: '30.111.222' }).expect(
+      201,
+    );
   });
 });
 

@@ -35,11 +35,11 @@ describe("a prescription's life: validity and cancellation", () => {
       WEBHOOK_RETRY_DELAY_SECONDS: '1',
     });
     db = t.app.get(DataSource);
-    owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'] });
+    owner = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     await t.app
       .get(ApiClientsService)
       .update(owner.key, { webhookUrl: `${t.sandboxUrl}/__sandbox/webhooks/vida-owner` });
-    other = await createClient(t, { scopes: ['recetas:write', 'recetas:read'] });
+    other = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     farmacia = await createClient(t, { scopes: [...PHARMACY_SCOPES] });
   });
   afterAll(async () => {

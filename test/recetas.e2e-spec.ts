@@ -131,7 +131,8 @@ describe('POST /v1/recetas/registrar', () => {
     ['locacion', { locacion: '' }],
     ['cuir', { cuir: newCuir().slice(1) }],
     ['cuir', { cuir: `${newCuir().slice(0, 8)}03${newCuir().slice(10)}` }],
-    ['cuir', { cuir: `${newCuir().slice(0, 12)}00${newCuir().slice(14)}` }],
+    ['cuir', { cuir: `${newCuir().slice(0, 10)}04${newCuir().slice(12)}` }], // no type 04
+    ['cuir', { cuir: `${newCuir().slice(0, 39)}00` }], // item 00
     ['id_de_receta', { id_de_receta: 'x'.repeat(65) }],
     ['nombre_medicamento', { nombre_medicamento: 'x'.repeat(201) }],
     ['fecha_creacion', { fecha_creacion: '2026-11-20T10:00:00' }],
@@ -220,8 +221,11 @@ describe('POST /v1/recetas/registrar', () => {
   it('registers a CUIR once: the second registration is 409, also under concurrency', async () => {
     const body = registrationBody();
     await register(t, a, body).expect(201);
-    const again = await register(t, b, { ...body, id_de_receta: 'other' }).expect(409);
+    const again = await register(t, a, { ...body, id_de_receta: 'other' }).expect(409);
     expect(again.body.error.code).toBe('CUIR_ALREADY_REGISTERED');
+    // Another client learns nothing: the CUIR was never issued to it (contract §3).
+    const other = await register(t, b, { ...body, id_de_receta: 'other' }).expect(422);
+    expect(other.body.error.code).toBe('CUIR_NOT_OWNED');
 
     const racing = registrationBody();
     const answers = await Promise.all(Array.from({ length: 20 }, () => register(t, a, racing)));

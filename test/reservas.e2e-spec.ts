@@ -31,7 +31,7 @@ describe('reservations: the cap and the turn rule', () => {
       DISPENSA_RESERVA_MAX_MINUTOS: String(MAX_S / 60),
     });
     db = t.app.get(DataSource);
-    owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'] });
+    owner = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     farmacias = [];
     for (let i = 0; i < 2; i++)
       farmacias.push(await createClient(t, { scopes: [...PHARMACY_SCOPES] }));

@@ -29,7 +29,7 @@ describe('verification by CUIR: enumeration is refused', () => {
     };
     t = await startTestApp(env);
     t2 = await startTestApp(env);
-    owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'] });
+    owner = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     walker = await createClient(t, { scopes: ['recetas:verify'] });
     honest = await createClient(t, { scopes: ['recetas:verify'] });
     const body = registrationBody();

@@ -12,7 +12,7 @@ describe('GET /v1/recetas/verificar/{cuir} (dispensers)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
-    owner = await createClient(t, { scopes: ['recetas:write', 'recetas:read'] });
+    owner = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     dispenser = await createClient(t, { scopes: ['recetas:verify'] });
     other = await createClient(t, { scopes: ['recetas:read'] });
   });

@@ -1,21 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import type { CuirSupply } from './cuir-supply.js';
 import type { RequestFactory } from './load.js';
 
+import { runTag } from './run-tag.js';
+
 let seq = 0;
-const runTag = String(Date.now() % 1e9).padStart(9, '0');
 
 /**
- * A CUIR no other bench request uses: group id `1` + this run's tag + a counter (seeded rows
- * use group ids starting with 2–9, see db.ts), jurisdiction 02 like the fixture professional.
+ * A CUIR no other bench request uses and nobody was issued (so never registered): group id
+ * `1` + this run's tag + `0` + a counter (issued ranges use lanes 1–9, cuir-supply.ts; seeded
+ * rows use group ids starting with 2–9, see db.ts), jurisdiction 02 like the fixture professional.
  */
 export function uniqueCuir(): string {
-  const groupId = `1${runTag}${String(++seq).padStart(15, '0')}`;
+  const groupId = `1${runTag}0${String(++seq).padStart(14, '0')}`;
   // platform 0001, repository 0001, jurisdiction 02, medication (01) bajo receta (02), item 01
   return `00010001020102${groupId}01`;
 }
 
 /** The registration body of test/support/recetas.ts (Laura Gómez, licence 123456 in 02). */
-export function registrationBody(cuir = uniqueCuir()): string {
+export function registrationBody(cuir: string): string {
   const n = ++seq;
   return JSON.stringify({
     documento_paciente: '30111222',
@@ -31,15 +34,17 @@ export function registrationBody(cuir = uniqueCuir()): string {
 }
 
 /**
- * POST /v1/recetas/registrar with a unique CUIR and a unique Idempotency-Key each time;
- * `onCuir` learns each CUIR sent (the dispensar scenario keeps them to dispense).
+ * POST /v1/recetas/registrar with the next CUIR issued to the client (`cuirs`) and a unique
+ * Idempotency-Key each time; `onCuir` learns each CUIR sent (the dispensar scenario keeps them
+ * to dispense).
  */
 export function registrar(
   headers: Record<string, string>,
+  cuirs: CuirSupply,
   onCuir?: (cuir: string) => void,
 ): RequestFactory {
   return () => {
-    const cuir = uniqueCuir();
+    const cuir = cuirs.next();
     onCuir?.(cuir);
     return {
       method: 'POST',

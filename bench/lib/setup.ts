@@ -7,6 +7,7 @@ import {
   vacuumAnalyze,
   type ApiCredentials,
 } from './db.js';
+import { issueCuirs, type Registrant } from './cuir-supply.js';
 import { log } from './log.js';
 import * as req from './requests.js';
 
@@ -14,12 +15,17 @@ export const PEPPER = 'bench-only-pepper-not-a-secret-0123456789';
 /** The seed's group digits (db.ts): the big listing client's and the small one's. */
 export const BIG_GROUP = 2;
 export const SMALL_GROUP = 3;
+/**
+ * CUIRs issued to the registrar client up front: a full run's registrations (every contender,
+ * runtime and round, max and fixed rate, the dispensar pool) stay well under it.
+ */
+export const REGISTRAR_CUIRS = 1_000_000;
 
 export interface Clients {
-  reg: ApiCredentials;
+  reg: Registrant;
   big: ApiCredentials;
   small: ApiCredentials;
-  drain: ApiCredentials;
+  drain: Registrant;
   /** A dispenser: verifies by CUIR and dispenses (every scope, as --scopes all gives). */
   disp: ApiCredentials;
 }
@@ -58,11 +64,16 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
     MINISTRY_DELIVERY_ENABLED: 'false',
   };
   const env = bench.serviceEnv;
+  const registrant = async (name: string, cuirs: number): Promise<Registrant> => {
+    const c = await createApiClient(ROOT, env, name);
+    return { ...c, cuirs: await issueCuirs(db.pool, c.id, cuirs) };
+  };
   const clients: Clients = {
-    reg: await createApiClient(ROOT, env, 'bench-registrar'),
+    // Every registration of the registrar, dispensar, documento and profile scenarios.
+    reg: await registrant('bench-registrar', REGISTRAR_CUIRS),
     big: await createApiClient(ROOT, env, 'bench-listing-big'),
     small: await createApiClient(ROOT, env, 'bench-listing-small'),
-    drain: await createApiClient(ROOT, env, 'bench-delivery'),
+    drain: await registrant('bench-delivery', o.deliveryJobs),
     disp: await createApiClient(ROOT, env, 'bench-dispenser'),
   };
   bench.peerCredentials = Object.values(clients).map(({ key, secret }) => ({ key, secret }));

@@ -1,10 +1,6 @@
 import { ROOT, type Build } from '../lib/bench.js';
-import {
-  createApiClient,
-  createBenchDatabase,
-  type ApiCredentials,
-  type BenchDatabase,
-} from '../lib/db.js';
+import { createApiClient, createBenchDatabase, type BenchDatabase } from '../lib/db.js';
+import { issueCuirs, type Registrant } from '../lib/cuir-supply.js';
 import type { RequestFactory } from '../lib/load.js';
 import { log, median } from '../lib/log.js';
 import type { RunningProcess } from '../lib/proc.js';
@@ -16,6 +12,9 @@ import { DispensablePool, probe } from './dispensar.js';
 import { listarCases } from './listar.js';
 import type { Ctx } from './fleet.js';
 import { verificarCuirRequests } from './verificar-cuir.js';
+
+/** CUIRs issued to each build's registrar on a database of its own (--ab-own-db). */
+const OWN_DB_CUIRS = 300_000;
 
 /** One A/B comparison: the current build against the other, one runtime, medians of the rounds. */
 export interface AbLine {
@@ -73,8 +72,11 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
     cases.push({
       scenario: 'registrar',
       case: 'unique CUIR + key',
-      f: () => req.registrar((mineOwn ?? { reg: clients.reg }).reg.headers),
-      ...(own ? { theirs: () => req.registrar(own.reg.headers) } : {}),
+      f: () => {
+        const { reg } = mineOwn ?? { reg: clients.reg };
+        return req.registrar(reg.headers, reg.cuirs);
+      },
+      ...(own ? { theirs: () => req.registrar(own.reg.headers, own.reg.cuirs) } : {}),
     });
   if (o.scenarios.has('listar'))
     for (const k of listarCases(ctx))
@@ -191,11 +193,12 @@ async function ownDatabase(
   build: Pick<Build, 'label' | 'root'>,
   /** The database's name ends `_<suffix>`. */
   suffix: string,
-): Promise<{ db: BenchDatabase; reg: ApiCredentials }> {
+): Promise<{ db: BenchDatabase; reg: Registrant }> {
   const { bench } = ctx;
   const db = await createBenchDatabase(bench.o.baseUrl, suffix);
   const env = { ...bench.serviceEnv, DATABASE_URL: db.url };
-  const reg = await createApiClient(build.root, env, 'bench-registrar-ab');
+  const client = await createApiClient(build.root, env, 'bench-registrar-ab');
+  const reg = { ...client, cuirs: await issueCuirs(db.pool, client.id, OWN_DB_CUIRS) };
   log(`A/B: ${build.label} on its own database ${db.name}, migrated by its own CLI`);
   return { db, reg };
 }

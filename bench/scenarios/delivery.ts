@@ -1,7 +1,7 @@
 import { MINISTERIO_QUEUE } from '../../src/recetas/notificacion/ministerio-delivery.sql.js';
 import type { Bench } from '../lib/bench.js';
 import { sampleCpu, waitQuiet, type CpuShare } from '../lib/cpu.js';
-import type { ApiCredentials } from '../lib/db.js';
+import type { Registrant } from '../lib/cuir-supply.js';
 import { runAmount } from '../lib/load.js';
 import { log } from '../lib/log.js';
 import { delay, round1, round2, sampleRss, type RssStats } from '../lib/proc.js';
@@ -17,7 +17,7 @@ import * as req from '../lib/requests.js';
  */
 export async function delivery(
   bench: Bench,
-  client: ApiCredentials,
+  client: Registrant,
   sandboxUrl: string,
   phases: Array<{
     name: string;
@@ -38,7 +38,7 @@ export async function delivery(
   const enqueue = await bench.measure(
     paused,
     { scenario: 'delivery', case: `enqueue ${n}`, target: 'service', runtime: rt },
-    () => runAmount(paused.url, req.registrar(client.headers), o.connections, n),
+    () => runAmount(paused.url, req.registrar(client.headers, client.cuirs), o.connections, n),
   );
   await bench.stop(paused);
   const count = async (sql: string, params: unknown[] = []) =>

@@ -1,5 +1,5 @@
 import type { Bench } from '../lib/bench.js';
-import type { ApiCredentials } from '../lib/db.js';
+import type { Registrant } from '../lib/cuir-supply.js';
 import { runAmount } from '../lib/load.js';
 import { log } from '../lib/log.js';
 import { ISSUE_18_CASE, ISSUE_18_RATE } from '../lib/report.js';
@@ -24,7 +24,7 @@ export class DispensablePool {
 
   constructor(
     private readonly bench: Bench,
-    private readonly owner: ApiCredentials,
+    private readonly owner: Registrant,
   ) {}
 
   get size() {
@@ -38,7 +38,7 @@ export class DispensablePool {
     const sent: string[] = [];
     const r = await runAmount(
       svc.url,
-      req.registrar(this.owner.headers, (c) => sent.push(c)),
+      req.registrar(this.owner.headers, this.owner.cuirs, (c) => sent.push(c)),
       Math.min(this.bench.o.connections, missing),
       missing,
     );

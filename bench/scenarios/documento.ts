@@ -1,3 +1,4 @@
+import type { Registrant } from '../lib/cuir-supply.js';
 import { log } from '../lib/log.js';
 import { DOCUMENTO_RATE } from '../lib/report.js';
 import * as req from '../lib/requests.js';
@@ -8,9 +9,9 @@ import { services, type Ctx } from './fleet.js';
 const PRESCRIPTIONS = 200;
 
 /** Registers `n` prescriptions through the service, 20 at a time; their ids. */
-export async function registerSome(url: string, headers: Record<string, string>, n: number) {
+export async function registerSome(url: string, owner: Registrant, n: number) {
   const ids: string[] = [];
-  const one = req.registrar(headers);
+  const one = req.registrar(owner.headers, owner.cuirs);
   for (let done = 0; done < n; done += 20) {
     const batch = Array.from({ length: Math.min(20, n - done) }, async () => {
       const spec = one();
@@ -36,7 +37,7 @@ export async function documento(ctx: Ctx): Promise<void> {
   const { bench, setup } = ctx;
   const owner = setup.clients.reg;
   const svc = [...ctx.fleet.service.values()][0];
-  const ids = await registerSome(svc.url, owner.headers, PRESCRIPTIONS);
+  const ids = await registerSome(svc.url, owner, PRESCRIPTIONS);
   const probe = ids.length
     ? await fetch(`${svc.url}/v1/recetas/${ids[0]}/documento`, { headers: owner.headers })
     : undefined;

@@ -21,7 +21,7 @@ export async function levers(bench: Bench, setup: Setup): Promise<void> {
   ];
   for (const v of variants) {
     const svc = await bench.startService({ name: `service [${v.name}]`, rt, env: v.env });
-    const reg = req.registrar(clients.reg.headers);
+    const reg = req.registrar(clients.reg.headers, clients.reg.cuirs);
     await runMax(svc.url, reg, o.connections, 2);
     const meta = { target: 'service' as const, runtime: rt, variant: v.name, scenario: 'lever' };
     await bench.measure(svc, { ...meta, case: 'registrar' }, () =>

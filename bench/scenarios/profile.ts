@@ -33,7 +33,7 @@ export async function profiles(bench: Bench, setup: Setup): Promise<void> {
     /** Data the case needs, made through the profiled service before its load. */
     prepare?: (svc: RunningProcess) => Promise<unknown>;
   }> = [
-    { name: 'registrar', f: req.registrar(clients.reg.headers) },
+    { name: 'registrar', f: req.registrar(clients.reg.headers, clients.reg.cuirs) },
     { name: `listar-${label(o.smallRows)}`, f: req.listar(clients.small.headers, window, 1) },
     { name: `listar-${label(o.bigRows)}`, f: req.listar(clients.big.headers, window, 1) },
     { name: 'buscar', f: req.buscar(clients.reg.headers, codes) },
@@ -53,8 +53,7 @@ export async function profiles(bench: Bench, setup: Setup): Promise<void> {
       name: 'documento',
       f: req.documento(clients.reg.headers, documentos),
       prepare: async (svc) =>
-        documentos.length ||
-        documentos.push(...(await registerSome(svc.url, clients.reg.headers, 200))),
+        documentos.length || documentos.push(...(await registerSome(svc.url, clients.reg, 200))),
     },
   ];
   for (const rt of o.runtimes)

@@ -12,7 +12,11 @@ import { allContenders, asBench, fixedContenders, type Ctx } from './fleet.js';
 export async function registrar(ctx: Ctx): Promise<void> {
   const { bench, setup } = ctx;
   const c = setup.clients.reg;
-  const contenders = allContenders(ctx, req.registrar(c.headers), req.registrar(asBench(c)));
+  const contenders = allContenders(
+    ctx,
+    req.registrar(c.headers, c.cuirs),
+    req.registrar(asBench(c), c.cuirs),
+  );
   const meta = { scenario: 'registrar', case: 'unique CUIR + key' };
   await warm(bench, contenders);
   const max = await maxRounds(bench, meta, contenders, bench.o.rounds);

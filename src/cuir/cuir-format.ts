@@ -194,7 +194,9 @@ function layoutFieldAt(index: number): CuirComponentField | undefined {
 
 /**
  * Parses and structurally validates a CUIR: 41 ASCII digits, a known jurisdiction, a known
- * prescription type and a subtype from that type's table (what registration requires, contract §3).
+ * prescription type, any 2-digit subtype and an itemId 01–99 — the shape of every CUIR
+ * generation can issue (with local rules off it issues subtypes outside the table, and those
+ * must register, contract §3). Whether a CUIR may be registered is the ledger's answer.
  */
 export function parseCuir(s: string): CuirParseResult {
   if (typeof s !== 'string') {
@@ -227,7 +229,7 @@ export function parseCuir(s: string): CuirParseResult {
   }
   const components = parts as CuirComponents;
 
-  const componentIssues = validateComponents(components, { enforceTypeSubtypeRules: true });
+  const componentIssues = validateComponents(components, { enforceTypeSubtypeRules: false });
   if (componentIssues.length > 0) {
     return { ok: false, issues: componentIssues.map(({ field, issue }) => ({ field, issue })) };
   }

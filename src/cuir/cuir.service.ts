@@ -6,8 +6,7 @@ import { InjectSettings } from '../config/settings.js';
 import { cuirSettings } from './cuir.slice.js';
 import type { CuirSettings } from './cuir.slice.js';
 import { buildCuir, CuirComponents, typeSubtype, validateComponents } from './cuir-format.js';
-import { cuirDigitsProblem } from './cuir-ownership.js';
-import { issuedToAnotherSql } from './cuir-ownership.sql.js';
+import { notIssuedToClientSql } from './cuir-ownership.sql.js';
 import type { GenerateCuirDto, GeneratedCuirDto } from './dto/generate-cuir.dto.js';
 import { IssuedCuirsRepository, UNIQUE_GROUP_ITEM_INDEX } from './issued-cuirs.repository.js';
 
@@ -20,15 +19,15 @@ const alreadyIssued = (message: string) => new DomainError('CUIR_ALREADY_ISSUED'
  * Checked before the duplicate check (contract §3): another client's CUIR gets this answer whether
  * or not its owner has registered it yet, so the answer tells nothing about registrations.
  */
-const notOwned = (issue: string) =>
-  new DomainError('CUIR_NOT_OWNED', 'The CUIR belongs to another platform, repository or client', [
-    { field: 'cuir', issue },
+const notOwned = () =>
+  new DomainError('CUIR_NOT_OWNED', 'The CUIR was not issued to this client', [
+    { field: 'cuir', issue: 'was not issued to this client by POST /v1/cuir/generar' },
   ]);
 
 /**
  * CUIR generation and ownership (contract §3): format from the pure module, policies per client,
- * the ledger. A client's CUIRs carry its own platform id (or CUIR_PLATFORM_ID), and a CUIR
- * belongs to the client it was first issued to.
+ * the ledger. A client's CUIRs carry its own platform id (or CUIR_PLATFORM_ID), a CUIR
+ * belongs to the client it was first issued to, and only its owner registers it.
  */
 @Injectable()
 export class CuirService {
@@ -88,27 +87,13 @@ export class CuirService {
   }
 
   /**
-   * The half of CUIR ownership that needs no lookup: throws 422 CUIR_NOT_OWNED unless `cuir`
-   * (structurally valid) carries the client's platform id and this repository's id. The other
-   * half — not issued to another client — is `issuedToAnother`, checked inside the write.
+   * For the statement that registers `cuir` for `clientId`: a guard finding that the CUIR was not
+   * issued to that client (the write then does nothing), and the answer to give when it was not.
+   * Only issuance decides: whatever generation issued to a client registers, whichever its
+   * platform digits or subtype (contract §3).
    */
-  assertDigitsOwnedBy(client: AuthenticatedClient, cuir: string): void {
-    const problem = cuirDigitsProblem(cuir, {
-      platformId: this.platformOf(client),
-      repositoryId: this.settings.repositoryId,
-    });
-    if (problem) throw notOwned(problem);
-  }
-
-  /**
-   * For the statement that registers `cuir` for `clientId`: a guard finding the CUIR issued to
-   * another client (the write then does nothing), and the answer to give when it did.
-   */
-  issuedToAnother(clientId: string, cuir: string) {
-    return {
-      guard: issuedToAnotherSql(clientId, cuir),
-      refusal: () => notOwned('was issued to another client'),
-    };
+  notIssuedTo(clientId: string, cuir: string) {
+    return { guard: notIssuedToClientSql(clientId, cuir), refusal: notOwned };
   }
 
   private platformOf(client: AuthenticatedClient): string {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import {
   cliClient,
   sandboxedEnv,
@@ -98,6 +98,7 @@ describe('crash: SIGKILL while cancellations are told to the ministry', () => {
     const regs: Array<{ id: string; cuir: string; motivo: string }> = [];
     for (let i = 0; i < 12; i++) {
       const body = registrationBody();
+      await issueBodyCuir(first, client, body);
       const res = await post(first.url, '/v1/recetas/registrar', body);
       expect(res.status).toBe(201);
       const { data } = (await res.json()) as { data: { id_transaccion: string } };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import {
   cliClient,
   sandboxedEnv,
@@ -58,6 +58,8 @@ describe('crash: SIGKILL under load', () => {
     const worker = async () => {
       while (!killed) {
         const body = registrationBody();
+        // Issued first, as a platform does; a failure here is the kill, seen by the registration.
+        await issueBodyCuir(first, client, body).catch(() => undefined);
         const res = await rawRequest(first.url, {
           method: 'POST',
           path: '/v1/recetas/registrar',

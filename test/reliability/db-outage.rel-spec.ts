@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
-import { registrationBody } from '../support/recetas.js';
+import { generationBodyFor, registrationBody } from '../support/recetas.js';
 import { cliClient, ServiceProcess, startServiceProcess } from '../support/service-process.js';
 import { LogGuard } from './support/log-guard.js';
 import { checkAnswer, rawRequest, RawResponse, sleep } from './support/raw-http.js';
@@ -110,14 +110,18 @@ describe('database outage', () => {
         const body = registrationBody();
         const at = phase;
         const started = performance.now();
-        const res: Pick<RawResponse, 'status' | 'body' | 'ms'> & Partial<RawResponse> =
-          await rawRequest(service.url, {
+        const post = (path: string, payload: unknown) =>
+          rawRequest(service.url, {
             method: 'POST',
-            path: '/v1/recetas/registrar',
+            path,
             headers: { ...client.headers, 'Content-Type': 'application/json' },
-            body: JSON.stringify(body),
+            body: JSON.stringify(payload),
             timeoutMs: 15_000,
           }).catch(() => ({ status: 0, body: undefined, ms: performance.now() - started }));
+        // Issued first, as a platform does; an issuance the outage refused is the attempt's answer.
+        const issued = await post('/v1/cuir/generar', generationBodyFor(body.cuir as string));
+        const res: Pick<RawResponse, 'status' | 'body' | 'ms'> & Partial<RawResponse> =
+          issued.status === 201 ? await post('/v1/recetas/registrar', body) : issued;
         if (res.status !== 0)
           checkAnswer(res as RawResponse, `registrar (${at})`, { allow500: true });
         attempts.push({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
 import { sandboxCitizenToken } from '../support/citizen-tokens.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import {
   cliClient,
   sandboxedEnv,
@@ -71,6 +71,7 @@ describe('the printable prescription under load', () => {
   let cuir: string;
 
   const register = async (c: { headers: Headers }, body: Record<string, unknown>) => {
+    await issueBodyCuir(svc, c, body);
     const res = await fetch(`${svc.url}/v1/recetas/registrar`, {
       method: 'POST',
       headers: { ...c.headers, 'Content-Type': 'application/json' },

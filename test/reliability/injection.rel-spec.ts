@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { LogGuard } from './support/log-guard.js';
 import { pct } from './support/payloads.js';
@@ -86,12 +86,14 @@ describe('SQL injection', () => {
     await t.stop();
   });
 
-  function send(
+  async function send(
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
   ) {
+    // Only issued CUIRs register: a registration's is asked of generation first.
+    if (method === 'POST' && path === '/v1/recetas/registrar') await issueBodyCuir(t, c, body);
     return rawRequest(t.url, {
       method,
       path,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { LogGuard } from './support/log-guard.js';
 import { checkAnswer, rawRequest, RawResponse } from './support/raw-http.js';
@@ -51,6 +51,7 @@ describe('races', () => {
 
   it(`${N} concurrent requests with one Idempotency-Key create one prescription`, async () => {
     const body = registrationBody();
+    await issueBodyCuir(t, c, body);
     const key = randomUUID();
     const answers = await burst(() =>
       post('/v1/recetas/registrar', body, { 'Idempotency-Key': key }),
@@ -88,6 +89,7 @@ describe('races', () => {
   it(`${N} concurrent requests with one Idempotency-Key and different bodies: one prescription`, async () => {
     const key = randomUUID();
     const bodies = Array.from({ length: N }, () => registrationBody());
+    for (const body of bodies) await issueBodyCuir(t, c, body);
     let i = 0;
     const answers = await burst(() =>
       post('/v1/recetas/registrar', bodies[i++], { 'Idempotency-Key': key }),
@@ -105,6 +107,7 @@ describe('races', () => {
 
   it(`${N} concurrent registrations of one CUIR without keys: one 201, the rest 409`, async () => {
     const body = registrationBody();
+    await issueBodyCuir(t, c, body);
     const answers = await burst(() => post('/v1/recetas/registrar', body));
     expect(byStatus(answers)).toEqual({ '201': 1, '409 CUIR_ALREADY_REGISTERED': N - 1 });
     expect(await count('SELECT count(*)::int AS n FROM recetas WHERE cuir = $1', [body.cuir])).toBe(

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { fuzzDni, LogGuard } from './support/log-guard.js';
 import { checkAnswer, median, rawRequest, RawResponse, sleep } from './support/raw-http.js';
@@ -65,7 +65,11 @@ describe('registry outages', () => {
       body: JSON.stringify(body),
     });
   const endpoints: Record<string, () => Promise<RawResponse>> = {
-    registrar: () => post('/v1/recetas/registrar', registrationBody()),
+    registrar: async () => {
+      const body = registrationBody();
+      await issueBodyCuir(t, c, body); // generation asks no registry
+      return post('/v1/recetas/registrar', body);
+    },
     profesional: () => post('/v1/profesional/verificar', { documento: '25111222' }),
     persona: () => post('/v1/persona/verificar', { documento: '30111222' }),
     buscar: () =>

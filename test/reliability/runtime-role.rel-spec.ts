@@ -3,7 +3,7 @@ import pg from 'pg';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
 import { runCli } from '../support/cli.js';
 import { freshDatabase, FreshDatabase } from '../support/fresh-database.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import { sandboxedEnv, ServiceProcess, startServiceProcess } from '../support/service-process.js';
 import { LogGuard } from './support/log-guard.js';
 import { rawRequest, sleep } from './support/raw-http.js';
@@ -92,7 +92,9 @@ describe('runtime role: the service need not own its tables', () => {
     guard.secret(created.secret);
     const headers = { 'X-API-Key': created.key, 'X-API-Secret': created.secret };
 
-    const registered = await api('/v1/recetas/registrar', headers, registrationBody());
+    const body = registrationBody();
+    await issueBodyCuir(service, { headers }, body);
+    const registered = await api('/v1/recetas/registrar', headers, body);
     expect(registered.status).toBe(201);
     const id = registered.body.data.id_transaccion as string;
     await until('the ministry delivery', async () => {

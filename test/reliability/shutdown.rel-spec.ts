@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import { LogGuard } from './support/log-guard.js';
 import { rawRequest, sleep } from './support/raw-http.js';
 import { startWatchedApp, watchedClient } from './support/setup.js';
@@ -29,11 +29,13 @@ describe('graceful shutdown with a delivery in flight', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ service: 'ministerio', mode: 'slow', delay_ms: 2000 }),
     });
+    const body = registrationBody();
+    await issueBodyCuir(t, c, body);
     const res = await rawRequest(t.url, {
       method: 'POST',
       path: '/v1/recetas/registrar',
       headers: { ...c.headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify(registrationBody()),
+      body: JSON.stringify(body),
     });
     expect(res.status).toBe(201);
     const id = res.body.data.id_transaccion as string;

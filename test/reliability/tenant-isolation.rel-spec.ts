@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
 import { dispensaBody } from '../support/dispensas.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { LogGuard } from './support/log-guard.js';
 import { checkAnswer, rawRequest, RawResponse } from './support/raw-http.js';
@@ -46,13 +46,15 @@ describe('tenant isolation', () => {
     await t.stop();
   });
 
-  function call(
+  async function call(
     c: TestClient,
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
   ) {
+    // Only issued CUIRs register: a registration's is asked of generation first.
+    if (method === 'POST' && path === '/v1/recetas/registrar') await issueBodyCuir(t, c, body);
     return rawRequest(t.url, {
       method,
       path,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { RunningSandbox, startSandbox } from '../../sandbox/server.js';
-import { registrationBody } from '../support/recetas.js';
+import { issueBodyCuir, registrationBody } from '../support/recetas.js';
 import {
   cliClient,
   sandboxedEnv,
@@ -60,6 +60,7 @@ describe('two instances, the ministry failing 50%', () => {
       while (next < REGISTRATIONS) {
         const i = next++;
         const body = registrationBody();
+        await issueBodyCuir(instances[i % 2], client, body);
         const res = await rawRequest(instances[i % 2].url, {
           method: 'POST',
           path: '/v1/recetas/registrar',

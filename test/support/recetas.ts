@@ -1,10 +1,15 @@
 import { randomInt } from 'node:crypto';
 import request from 'supertest';
-import { buildCuir } from '../../src/cuir/cuir-format.js';
+import { buildCuir, parseCuir } from '../../src/cuir/cuir-format.js';
 import type { TestClient } from './clients.js';
 import type { TestApp } from './test-app.js';
 
 let seq = 0;
+
+/** A running service: a test app, or a service process of its own. */
+type Service = Pick<TestApp, 'url'>;
+/** Whoever calls: a test client, or any holder of a client's headers. */
+type Caller = Pick<TestClient, 'headers'>;
 
 /** A CUIR no other test uses: jurisdiction 02 (CABA) by default, medication bajo receta. */
 export function newCuir(
@@ -40,9 +45,54 @@ export function registrationBody(over: Record<string, unknown> = {}): Record<str
   };
 }
 
-export const register = (
-  t: TestApp,
-  c: TestClient,
+/**
+ * Asks POST /v1/cuir/generar to issue `cuir` to `c` (only issued CUIRs register, contract §3):
+ * its components as a generation request. A 409 (issued already — to `c`, or to another client,
+ * whose registration then answers 422 CUIR_NOT_OWNED) is what a test may mean, so it is not an
+ * error here; anything else is.
+ */
+export async function issueCuir(t: Service, c: TestClient, cuir: string): Promise<void> {
+  const res = await issuance(t, c, cuir);
+  if (res.status !== 201 && res.status !== 409) {
+    throw new Error(`issuing ${cuir}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
+/** The answer of POST /v1/cuir/generar asked for `cuir`'s components, whatever it is. */
+export const issuance = (t: Service, c: Caller, cuir: string) =>
+  request(t.url).post('/v1/cuir/generar').set(c.headers).send(generationBodyFor(cuir));
+
+/** The generation request whose answer is `cuir` (for a client with `cuir`'s platform id). */
+export function generationBodyFor(cuir: string) {
+  const parsed = parseCuir(cuir);
+  if (!parsed.ok) throw new Error(`not a CUIR: ${cuir}`);
+  const { jurisdiction, prescriptionType, medicationType, groupId, itemId } = parsed.components;
+  return { state: jurisdiction, prescriptionType, medicationType, groupId, itemId };
+}
+
+/**
+ * Asks generation for the CUIR a registration body carries, when it carries one, as a platform
+ * does before registering; for tests that send registrations their own way too (raw bytes,
+ * several processes). Generation's answer is not judged: a CUIR it did not issue to `c` shows as
+ * the registration's 422 CUIR_NOT_OWNED, and a body without a CUIR is the test's to get wrong.
+ */
+export async function issueBodyCuir(t: Service, c: Caller, body: unknown): Promise<void> {
+  let parsed: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return;
+    }
+  }
+  const cuir = (parsed as { cuir?: unknown } | null)?.cuir;
+  if (typeof cuir === 'string' && parseCuir(cuir).ok) await issuance(t, c, cuir);
+}
+
+/** POST /v1/recetas/registrar as sent: the CUIR is registered only if it was issued to `c`. */
+export const postRegistration = (
+  t: Service,
+  c: Caller,
   body: unknown,
   headers: Record<string, string> = {},
 ) =>
@@ -51,6 +101,31 @@ export const register = (
     .set(c.headers)
     .set(headers)
     .send(body as object);
+
+/**
+ * Registers as a provider platform does: the body's CUIR (when it is one) issued to `c` first,
+ * then POST /v1/recetas/registrar. Awaiting the result gives supertest's response; `.expect()`
+ * chains as on a request.
+ */
+export function register(
+  t: Service,
+  c: Caller,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Registration {
+  const sent = issueBodyCuir(t, c, body).then(() => postRegistration(t, c, body, headers));
+  return Object.assign(sent, {
+    expect: (status: number) => sent.then((r) => (r.status === status ? r : failed(status, r))),
+  });
+}
+
+type Registration = Promise<request.Response> & {
+  expect(status: number): Promise<request.Response>;
+};
+
+function failed(status: number, r: request.Response): never {
+  throw new Error(`expected ${status}, got ${r.status}: ${JSON.stringify(r.body)}`);
+}
 
 export interface Tracking {
   id_transaccion: string;

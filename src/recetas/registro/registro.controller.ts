@@ -22,7 +22,7 @@ export class RegistroController {
   @ApiOperation({
     summary: 'Register a prescription (scope recetas:write)',
     description:
-      "Checks the CUIR's structure, that it is the caller's (its platform digits the caller's platform id, its repository digits this service's, and not issued to another client: else 422 CUIR_NOT_OWNED, checked before the duplicate check), and the professional's enablement in REFEPS (licence in the CUIR's jurisdiction), then stores the prescription and queues its ministry notification in one transaction. Answers PENDING; follow the transaction at GET /v1/transacciones/{id_transaccion}.",
+      "Checks the CUIR's structure, the professional's enablement in REFEPS (licence in the CUIR's jurisdiction), and that the CUIR was issued to the caller by POST /v1/cuir/generar (else 422 CUIR_NOT_OWNED, checked before the duplicate check; whatever generation issued to the caller registers), then stores the prescription and queues its ministry notification in one transaction. Answers PENDING; follow the transaction at GET /v1/transacciones/{id_transaccion}.",
   })
   @ApiEnveloped(201, RecetaRegistradaDto)
   @ApiErrors({

@@ -2,7 +2,6 @@ import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { RecordingAuditoria } from '../../../test/support/fakes/auditoria.fakes.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
-import { CuirService } from '../../cuir/cuir.service.js';
 import { ProfesionalService } from '../../profesional/profesional.service.js';
 import { buildService, fake } from '../../../test/support/service-harness.js';
 import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
@@ -41,14 +40,6 @@ class FakeProfesional implements Pick<ProfesionalService, 'isLicenceEnabled'> {
   }
 }
 
-/** Owns every CUIR but those listed. */
-class FakeCuir implements Pick<CuirService, 'assertDigitsOwnedBy'> {
-  constructor(readonly foreign = new Set<string>()) {}
-  assertDigitsOwnedBy(_client: AuthenticatedClient, cuir: string): void {
-    if (this.foreign.has(cuir)) throw new DomainError('CUIR_NOT_OWNED', 'not yours');
-  }
-}
-
 class RecordingWriter implements Pick<RegistroWriter, 'write'> {
   readonly written: Array<{ clientId: string; request: RegistrationRequest }> = [];
   write(clientId: string, request: RegistrationRequest): Promise<RecetaRegistradaDto> {
@@ -67,14 +58,12 @@ async function setup(enabled: string[]) {
   const profesional = new FakeProfesional(new Set(enabled));
   const writer = new RecordingWriter();
   const auditoria = new RecordingAuditoria();
-  const cuir = new FakeCuir();
   const { service } = await buildService(RegistroService, [
     fake(ProfesionalService, profesional as unknown as ProfesionalService),
     fake(RegistroWriter, writer as unknown as RegistroWriter),
     fake(AuditoriaService, auditoria as unknown as AuditoriaService),
-    fake(CuirService, cuir as unknown as CuirService),
   ]);
-  return { service, profesional, writer, auditoria, cuir };
+  return { service, profesional, writer, auditoria };
 }
 
 const codeOf = (p: Promise<unknown>) =>
@@ -104,15 +93,6 @@ describe('registration rules (contract §3), without the app', () => {
         resultado: 'PROFESSIONAL_NOT_ENABLED',
       },
     ]);
-  });
-
-  it("refuses another's CUIR (422 CUIR_NOT_OWNED) before asking REFEPS or writing", async () => {
-    const s = await setup(['123456@02']);
-    s.cuir.foreign.add(dto().cuir);
-    expect(await codeOf(s.service.register(CLIENT, dto()))).toBe('CUIR_NOT_OWNED');
-    expect(s.profesional.asked).toEqual([]);
-    expect(s.writer.written).toEqual([]);
-    expect(s.auditoria.recorded.map((e) => e.resultado)).toEqual(['CUIR_NOT_OWNED']);
   });
 
   it('refuses a structurally invalid CUIR before asking REFEPS', async () => {

@@ -3,7 +3,6 @@ import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { parseCuir } from '../../cuir/cuir-format.js';
-import { CuirService } from '../../cuir/cuir.service.js';
 import type { IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
 import { ProfesionalService } from '../../profesional/profesional.service.js';
 import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
@@ -17,7 +16,6 @@ export class RegistroService {
     private readonly profesional: ProfesionalService,
     private readonly writer: RegistroWriter,
     private readonly auditoria: AuditoriaService,
-    private readonly cuir: CuirService,
   ) {}
 
   /**
@@ -54,9 +52,6 @@ export class RegistroService {
       throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
         { field: 'cuir', issue: 'must be a valid CUIR' },
       ]);
-    // Before the duplicate check, so the answer never tells whether another client registered
-    // it (the ledger half is in the write: RegistroWriter).
-    this.cuir.assertDigitsOwnedBy(client, dto.cuir);
     const jurisdiccion = parsed.components.jurisdiction;
     if (!(await this.profesional.isLicenceEnabled(dto.matricula_profesional, jurisdiccion))) {
       throw new DomainError(

@@ -54,9 +54,9 @@ export class RegistroWriter {
       request.fecha_inicio_vigencia,
       this.settings.vigenciaDias,
     );
-    // The CUIR issued to another client: the statement's guard stops it (contract §3: 422, before
+    // A CUIR not issued to this client: the statement's guard stops it (contract §3: 422, before
     // the duplicate check, so the answer never tells whether someone else registered it).
-    const owner = this.cuir.issuedToAnother(clientId, request.cuir);
+    const owner = this.cuir.notIssuedTo(clientId, request.cuir);
     const statement = insertRegistrationSql(
       clientId,
       request,
