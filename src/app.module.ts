@@ -16,6 +16,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { CuirModule } from './cuir/cuir.module.js';
 import { DispensasModule } from './dispensas/dispensas.module.js';
 import { MedicamentosModule } from './medicamentos/medicamentos.module.js';
+import { PublicoModule } from './publico/publico.module.js';
 import { PacienteModule } from './paciente/paciente.module.js';
 import { PersonaModule } from './persona/persona.module.js';
 import { ProfesionalModule } from './profesional/profesional.module.js';
@@ -38,6 +39,7 @@ const DOMAIN_MODULES = [
   MedicamentosModule,
   AuditoriaModule,
   PacienteModule,
+  PublicoModule,
 ];
 
 @Module({})

@@ -9,6 +9,7 @@ import { medicamentosSlice } from './medicamentos/medicamentos.slice.js';
 import { pacienteSlice } from './paciente/paciente.slice.js';
 import { ministerioSlice } from './ministerio/ministerio.slice.js';
 import { personaSlice } from './persona/persona.slice.js';
+import { publicoSlice } from './publico/publico.slice.js';
 import { profesionalSlice } from './profesional/profesional.slice.js';
 import { recetasSlice } from './recetas/recetas.slice.js';
 import { verificacionSlice } from './verificacion/verificacion.slice.js';
@@ -33,6 +34,7 @@ export const MODULE_SLICES: readonly ModuleSlice[] = [
   webhooksSlice,
   auditoriaSlice,
   pacienteSlice,
+  publicoSlice,
 ];
 
 registerSlices(MODULE_SLICES);

@@ -63,7 +63,8 @@ describe('GET /v1/recetas/{id}/documento: the printable prescription (contract ย
       expect(await pdfBarcodes(pdf, 150)).toEqual(
         expect.arrayContaining([
           `CODE-128:${cuir}`,
-          `QR-Code:${PUBLIC}/v1/recetas/verificar/${cuir}`,
+          // The public verification link (contract ยง9.4): the CUIR and its signature.
+          expect.stringMatching(new RegExp(`^QR-Code:${PUBLIC}/r/${cuir}\\?f=[A-Za-z0-9_-]{22}$`)),
         ]),
       );
     });

@@ -68,7 +68,7 @@ describe('ministry notification: PENDING → COMPLETED / FAILED', () => {
       fecha_creacion: new Date(body.fecha_creacion as string).toISOString(),
     });
     expect(String(p.payload.url_verificacion)).toMatch(
-      new RegExp(`/v1/recetas/verificar/${cuir}$`),
+      new RegExp(`/r/${cuir}\\?f=[A-Za-z0-9_-]{22}$`),
     );
     const detail = await request(t.url).get(`/v1/recetas/${id}`).set(c.headers).expect(200);
     expect(detail.body.data.estado).toBe('COMPLETED');

@@ -12,12 +12,15 @@ export const AUDIT_TIPOS = [
   'reversion',
   'acceso_paciente',
   'documento',
+  'verificacion_publica',
 ] as const;
 
 export type AuditTipo = (typeof AUDIT_TIPOS)[number];
 
 /** The actor of a patient's own access (contract §8); any other actor is an API client's id. */
 export const ACTOR_PACIENTE = 'paciente';
+/** The actor of a view of the public verification page (contract §9.4): nobody identified. */
+export const ACTOR_PUBLICO = 'publico';
 
 /** One event as the caller describes it. No personal data: only the CUIR and ids. */
 export interface AuditEvent {

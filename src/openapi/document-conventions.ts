@@ -194,11 +194,14 @@ function completeResponse(
   if (status >= 400) {
     // Contract §1: every error the service emits is the error envelope.
     const example = response.content?.['application/json']?.example as unknown;
+    // A route a browser reads (the public verification) also answers a page: kept as declared.
+    const pages = Object.entries(response.content ?? {}).filter(([t]) => t === 'text/html');
     response.content = {
       'application/json': {
         schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` },
         ...(example === undefined ? {} : { example }),
       },
+      ...Object.fromEntries(pages),
     };
   }
   if (!response.description) {

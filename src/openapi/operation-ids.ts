@@ -26,6 +26,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /v1/dispensas/{id_dispensa}': 'obtenerDispensa',
   'GET /v1/paciente/recetas/{cuir}': 'obtenerRecetaPaciente',
   'GET /v1/paciente/recetas/{cuir}/documento': 'descargarDocumentoRecetaPaciente',
+  'GET /r/{cuir}': 'verificarRecetaPublica',
   // Outside /v1: operations, no credentials.
   'GET /health/live': 'healthLive',
   'GET /health/ready': 'healthReady',

@@ -30,6 +30,11 @@ const TAGS: TagObject[] = [
       "The citizen's own access by a Mi Argentina token (Authorization: Bearer, never API keys): a prescription by its CUIR and its printable document.",
   },
   {
+    name: 'publico',
+    description:
+      'The public verification behind the printed QR: no credentials, a signed link, never the patient.',
+  },
+  {
     name: 'operations',
     description:
       'Health, metrics and this document: outside /v1, no credentials, no rate limit per client.',

@@ -2,9 +2,6 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
-import { publicBaseUrl } from '../config/core-config.js';
 import { InjectSettings } from '../config/settings.js';
 import { parseCuir } from '../cuir/cuir-format.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
@@ -19,7 +16,8 @@ import {
   renderWorkerFile,
 } from './pdf/render-pool.js';
 import type { RecetaPdfView } from './receta-pdf-view.js';
-import { jurisdiccionOf, verificationUrl } from './receta-pdf-view.js';
+import { jurisdiccionOf } from './receta-pdf-view.js';
+import { EnlacesPublicos } from '../publico/enlaces-publicos.service.js';
 
 /** A refused render is retried soon: renders last tens of milliseconds. */
 const RETRY_AFTER_SECONDS = 1;
@@ -38,7 +36,7 @@ export class DocumentoService implements OnModuleDestroy {
   constructor(
     private readonly recetas: RecetasService,
     private readonly profesional: ProfesionalService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly enlaces: EnlacesPublicos,
     @InjectSettings(pacienteSettings) settings: PacienteSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
@@ -95,7 +93,7 @@ export class DocumentoService implements OnModuleDestroy {
         motivo: vida.anulacion.motivo,
       },
       content_sha256: recetaContentHash(r),
-      verification_url: verificationUrl(publicBaseUrl(this.config), r.cuir),
+      verification_url: this.enlaces.url(r.cuir),
     };
   }
 }

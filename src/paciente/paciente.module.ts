@@ -3,6 +3,7 @@ import { AuditoriaModule } from '../auditoria/auditoria.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { EnlacesPublicosModule } from '../publico/enlaces-publicos.module.js';
 import { ProfesionalModule } from '../profesional/profesional.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
 import { CitizenTokenGuard } from './citizen-token.guard.js';
@@ -20,7 +21,7 @@ import type { PacienteSettings } from './paciente.slice.js';
  * and for the prescription's owner (contract §8).
  */
 @Module({
-  imports: [AuditoriaModule, AuthModule, ProfesionalModule, RecetasModule],
+  imports: [AuditoriaModule, AuthModule, EnlacesPublicosModule, ProfesionalModule, RecetasModule],
   controllers: [DocumentoController, PacienteController],
   providers: [
     PacienteService,

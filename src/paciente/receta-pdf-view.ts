@@ -42,18 +42,13 @@ export interface RecetaPdfView {
   anulacion: { at: string; motivo: string } | null;
   /** Hex SHA-256 of the registered content (the same as the verification by CUIR shows). */
   content_sha256: string;
-  /** PUBLIC_BASE_URL + /v1/recetas/verificar/{cuir}: see verificationUrl. */
+  /** The public verification link (PUBLIC_BASE_URL/r/{cuir}?f=…): publico/EnlacesPublicos. */
   verification_url: string;
 }
 
 /** `{code, name}` for an INDEC code; an unknown code keeps its digits and an empty name. */
 export function jurisdiccionOf(code: string): { code: string; name: string } {
   return { code, name: jurisdictionName(code) ?? '' };
-}
-
-/** The URL the ministry's pointer carries and the QR code encodes. */
-export function verificationUrl(publicBaseUrl: string, cuir: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/v1/recetas/verificar/${encodeURIComponent(cuir)}`;
 }
 
 export const ESTADO_LABEL: Record<EstadoReceta, string> = {

@@ -12,12 +12,12 @@ import {
   fechaAr,
   fechaHoraAr,
   jurisdiccionOf,
-  verificationUrl,
   type RecetaPdfView,
 } from './receta-pdf-view.js';
+import { enlacePublico } from '../publico/enlaces-publicos.js';
 
 const CUIR = '00010001020102000000000000000000001234501';
-const URL = verificationUrl('https://recetas.example.gob.ar/', CUIR);
+const URL = enlacePublico('https://recetas.example.gob.ar/', Buffer.alloc(32, 7), CUIR);
 
 const view = (overrides: Partial<RecetaPdfView> = {}): RecetaPdfView => ({
   cuir: CUIR,
@@ -213,8 +213,8 @@ describe('receta PDF view helpers', () => {
   });
 
   it('builds the verification URL and the jurisdiction', () => {
-    expect(verificationUrl('https://x.test//', CUIR)).toBe(
-      `https://x.test/v1/recetas/verificar/${CUIR}`,
+    expect(enlacePublico('https://x.test//', Buffer.alloc(32, 7), CUIR)).toMatch(
+      new RegExp(`^https://x\\.test/r/${CUIR}\\?f=[A-Za-z0-9_-]{22}$`),
     );
     expect(jurisdiccionOf('14')).toEqual({ code: '14', name: 'Córdoba' });
     expect(jurisdiccionOf('99')).toEqual({ code: '99', name: '' });

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditoriaModule } from '../auditoria/auditoria.module.js';
 import { AuthModule } from '../auth/auth.module.js';
+import { EnlacesPublicosModule } from '../publico/enlaces-publicos.module.js';
 import { CuirModule } from '../cuir/cuir.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MinisterioModule } from '../ministerio/ministerio.module.js';
@@ -43,6 +44,7 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     AuthModule,
     AuditoriaModule,
     CuirModule,
+    EnlacesPublicosModule,
     IdempotencyModule,
     ProfesionalModule,
     MinisterioModule,

@@ -16,6 +16,8 @@ import { rawRequest, sleep } from './support/raw-http.js';
 describe('runtime role: the service need not own its tables', () => {
   const guard = new LogGuard();
   const role = `prs_runtime_${randomBytes(5).toString('hex')}`;
+  // A password, for servers that ask for one (the throwaway embedded cluster without DATABASE_URL).
+  const password = randomBytes(12).toString('hex');
   let sandbox: RunningSandbox;
   let db: FreshDatabase;
   let admin: pg.Client;
@@ -31,11 +33,11 @@ describe('runtime role: the service need not own its tables', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, quiet: true });
-    await asAdmin(`CREATE ROLE ${role} LOGIN`);
+    await asAdmin(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
     db = await freshDatabase('runtime_role');
     const u = new URL(db.url);
     u.username = role;
-    u.password = '';
+    u.password = password;
     runtimeUrl = u.toString();
     admin = new pg.Client({ connectionString: db.url });
     await admin.connect();

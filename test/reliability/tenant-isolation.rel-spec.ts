@@ -167,22 +167,28 @@ describe('tenant isolation', () => {
     expect(mine.body.data.cuir).toBe(`0777${issued.body.data.cuir.slice(4)}`);
   });
 
-  it("registering A's CUIR tells B only what contract §3 makes global: the CUIR is taken", async () => {
-    // A CUIR registers once whoever registers it (contract §3), so this 409 is by contract; it must
-    // carry nothing of A's registration.
+  it("registering A's CUIR tells B nothing: the same 422 as a CUIR nobody registered", async () => {
+    // Only CUIRs issued to the caller register (contract §3), checked before the duplicate check:
+    // B's answer for A's registered CUIR is the answer for one never registered.
     const [row] = await db.query('SELECT cuir FROM recetas WHERE id_transaccion = $1', [aIds[0]]);
-    const res = await call(
-      b,
-      'POST',
-      '/v1/recetas/registrar',
-      registrationBody({ cuir: row.cuir.trim() }),
-    );
-    expect(res.status).toBe(409);
-    expect(res.body.error).toEqual({
-      code: 'CUIR_ALREADY_REGISTERED',
-      message: 'This CUIR is already registered',
-    });
-    expect(Object.keys(res.body)).toEqual(['success', 'error', 'request_id']);
+    const taken = registrationBody({ cuir: row.cuir.trim() });
+    const free = registrationBody({ cuir: `${row.cuir.trim().slice(0, 14)}${'9'.repeat(25)}01` });
+    const answers = [];
+    for (const body of [taken, free]) {
+      // Sent as is: `call` would ask generation for the free one first.
+      const res = await rawRequest(t.url, {
+        method: 'POST',
+        path: '/v1/recetas/registrar',
+        headers: { ...b.headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      checkAnswer(res, 'registrar');
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body)).toEqual(['success', 'error', 'request_id']);
+      answers.push(res.body.error);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0].code).toBe('CUIR_NOT_OWNED');
   });
 
   it("another client's dispensation or reservation answers 404 exactly like a missing one", async () => {

@@ -8,7 +8,7 @@ import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { wasNotAttempted } from '../../common/resilience/resilience-policy.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
-import { publicBaseUrl } from '../../config/core-config.js';
+import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
 import { InjectSettings } from '../../config/settings.js';
 import { parseCuir } from '../../cuir/cuir-format.js';
 import { Transactions } from '../../database/transactions.js';
@@ -65,6 +65,7 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
     private readonly queue: JobQueue,
     private readonly events: RecetaEventsService,
     private readonly anulacion: AnulacionDelivery,
+    private readonly enlaces: EnlacesPublicos,
     @InjectSettings(recetasSettings) settings: RecetasSettings,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
@@ -204,7 +205,7 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
       ...(r.refeps_id ? { refeps_id: r.refeps_id } : {}),
       matricula_profesional: r.matricula_profesional,
       id_transaccion: r.id_transaccion,
-      url_verificacion: `${publicBaseUrl(this.config)}/v1/recetas/verificar/${r.cuir}`,
+      url_verificacion: this.enlaces.url(r.cuir),
     };
   }
 }

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { ACTOR_PUBLICO } from '../auditoria/audit-event.js';
+import { AuditoriaService } from '../auditoria/auditoria.service.js';
+import { notFound } from '../common/errors/domain-error.js';
+import { jurisdictionName } from '../common/indec-jurisdictions.js';
+import { parseCuir } from '../cuir/cuir-format.js';
+import { ProfesionalService } from '../profesional/profesional.service.js';
+import { recetaContentHash } from '../recetas/receta-content-hash.js';
+import { RecetasService } from '../recetas/recetas.service.js';
+import type { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
+import { EnlacesPublicos } from './enlaces-publicos.service.js';
+
+/**
+ * The public verification (contract §9.4): a prescription by its CUIR and the link's signature,
+ * for whoever scanned the QR. A malformed CUIR, a missing or wrong signature and an unknown
+ * CUIR are one 404, so the page cannot be used to walk CUIRs; every view is an event.
+ */
+@Injectable()
+export class PublicoService {
+  constructor(
+    private readonly enlaces: EnlacesPublicos,
+    private readonly recetas: RecetasService,
+    private readonly profesional: ProfesionalService,
+    private readonly auditoria: AuditoriaService,
+  ) {}
+
+  async ver(cuir: string, firma: unknown): Promise<VerificacionPublicaDto> {
+    const parsed = parseCuir(cuir);
+    const r =
+      parsed.ok && this.enlaces.valida(cuir, firma) ? await this.recetas.findByCuir(cuir) : null;
+    await this.auditoria.record({
+      tipo: 'verificacion_publica',
+      cuir: parsed.ok ? cuir : null,
+      idTransaccion: r?.id_transaccion ?? null,
+      actor: ACTOR_PUBLICO,
+      resultado: r ? 'ok' : 'NOT_FOUND',
+    });
+    if (!parsed.ok || !r) throw notFound('Prescription');
+    const jurisdiccion = parsed.components.jurisdiction;
+    const [vida, nombre] = await Promise.all([
+      this.recetas.vida(r),
+      this.profesional.nombreDe(r.matricula_profesional, jurisdiccion),
+    ]);
+    return {
+      cuir: r.cuir,
+      estado_receta: vida.estado_receta,
+      fecha_creacion: r.fecha_creacion.toISOString(),
+      vigencia_desde: vida.vigencia_desde,
+      vigencia_hasta: vida.vigencia_hasta,
+      matricula_profesional: r.matricula_profesional,
+      jurisdiccion,
+      jurisdiccion_nombre: jurisdictionName(jurisdiccion) ?? '',
+      profesional_nombre: nombre,
+      items: r.items.map((item, i) => ({
+        item: i + 1,
+        nombre: item.nombre,
+        cantidad: item.cantidad,
+        dispensado: vida.dispensado[i],
+      })),
+      content_sha256: recetaContentHash(r),
+    };
+  }
+}
