@@ -9,7 +9,13 @@ import type {
 } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
-import { composeExample, EXAMPLES_BY_PROPERTY } from './examples.js';
+import {
+  composeExample,
+  EXAMPLES_BY_PROPERTY,
+  REQUEST_EXAMPLES,
+  SUCCESS_EXAMPLES,
+} from './examples.js';
+import { addErrorExamples } from './error-responses.js';
 import { operationIdFor } from './operation-ids.js';
 import { addOperationsRoutes } from './operations-routes.js';
 import { usedTags } from './tags.js';
@@ -55,6 +61,8 @@ const BODY_METHODS = new Set<Method>(['post', 'put', 'patch']);
 /** Statuses of the standard answers every operation lists (besides its own). */
 const EVERY_OPERATION = [400, 404, 405, 408, 431, 500, 503];
 const AUTHENTICATED = [401, 403, 429];
+/** The citizen's routes take a token, not a client's keys: no scope, so no 403. */
+const CITIZEN = [401, 429];
 /**
  * Errors an idempotent operation stores and replays: those raised from validation on (not by
  * the middleware or the guards: 401, 403, 413, 415, 429), and never a 5xx.
@@ -97,6 +105,7 @@ export function completeDocument(doc: OpenAPIObject, settings: DocumentSettings)
   }
   closeRequestBodies(doc);
   addExamples(doc);
+  addErrorExamples(doc);
   nameInsurerMember(doc, settings.insurerName);
   doc.tags = usedTags(doc);
   (doc as unknown as Record<string, unknown>)['x-unmatched-route-responses'] = Object.fromEntries(
@@ -117,6 +126,10 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
     (op.security ?? [{ [API_KEY_SCHEME]: [] }]).some(
       (r) => API_KEY_SCHEME in r || CITIZEN_TOKEN_SCHEME in r,
     );
+  const citizen =
+    op.security !== undefined &&
+    op.security.length > 0 &&
+    op.security.every((r) => Object.keys(r).join() === CITIZEN_TOKEN_SCHEME);
   const ext = op as OperationObject & { 'x-required-scope'?: string };
   const scope = ext['x-required-scope'];
   if (scope && !op.description?.includes('**Scope:**')) {
@@ -137,7 +150,7 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
 
   const standard = [
     ...EVERY_OPERATION,
-    ...(api ? AUTHENTICATED : []),
+    ...(api ? (citizen ? CITIZEN : AUTHENTICATED) : []),
     ...(BODY_METHODS.has(method) ? WITH_BODY : []),
   ];
   for (const status of standard) {
@@ -192,12 +205,14 @@ function completeResponse(
   response.headers = { ...headers, ...response.headers };
 
   if (status >= 400) {
-    // Contract §1: every error the service emits is the error envelope.
-    const example = response.content?.['application/json']?.example as unknown;
+    // Contract §1: every error the service emits is the error envelope (examples: error-responses.ts).
+    const media = response.content?.['application/json'];
+    const example = media?.example as unknown;
     response.content = {
       'application/json': {
         schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` },
         ...(example === undefined ? {} : { example }),
+        ...(media?.examples === undefined ? {} : { examples: media.examples }),
       },
     };
   }
@@ -224,19 +239,28 @@ function addExamples(doc: OpenAPIObject): void {
       const body = op.requestBody;
       const media = body && !isRef(body) ? body.content['application/json'] : undefined;
       if (media && media.example === undefined && media.examples === undefined) {
-        media.example = composeExample(media.schema, lookup);
+        const example = composeExample(media.schema, lookup);
+        const story = op.operationId ? REQUEST_EXAMPLES[op.operationId] : undefined;
+        media.example = story && isObject(example) ? story(example) : example;
       }
       for (const [status, response] of Object.entries(op.responses)) {
         if (!response || isRef(response) || !status.startsWith('2')) continue;
         const json = response.content?.['application/json'];
         if (json?.schema && json.example === undefined && json.examples === undefined) {
           const example = composeExample(json.schema, lookup);
+          const story = op.operationId ? SUCCESS_EXAMPLES[op.operationId] : undefined;
+          if (story && isEnvelope(example)) example.data = story(example.data);
           if (example !== undefined) json.example = example;
         }
       }
     }
   }
 }
+
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+const isEnvelope = (x: unknown): x is { data: Record<string, unknown> } =>
+  isObject(x) && isObject(x.data);
 
 /**
  * The catalogue's discount member is named after the deployment's insurer (INSURER_NAME): the

@@ -8,7 +8,7 @@ export class DispensaItemDto {
   @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
   @ApiProperty({ type: 'integer', minimum: 1, example: 2 }) cantidad_prescrita: number;
   @ApiProperty({ type: 'integer', minimum: 1, example: 2 }) cantidad_dispensada: number;
-  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1000123' })
+  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1336421' })
   codigo?: string;
   @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
 }

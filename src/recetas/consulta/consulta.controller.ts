@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/http/access.js';
+import { DATE_RANGE_QUERY_ERRORS } from '../../common/validation/date-range-page.query.js';
 import { CurrentClient } from '../../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { ApiEnveloped, ApiErrors } from '../../openapi/api-responses.js';
@@ -22,7 +23,7 @@ export class ConsultaController {
       "Only the calling client's prescriptions, fecha_creacion within [fecha_desde, fecha_hasta], newest first, ties by id_transaccion. `total` counts all matches. Bad or inverted dates: 400 INVALID_DATE_RANGE.",
   })
   @ApiEnveloped(200, ListadoRecetasDto)
-  @ApiErrors()
+  @ApiErrors({ 400: DATE_RANGE_QUERY_ERRORS })
   list(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: ListarRecetasQuery,
