@@ -55,6 +55,16 @@ const PATH_PARAMETERS: Record<string, SchemaObject> = {
   id_transaccion: { type: 'string', pattern: ID_TRANSACCION_PATTERN, maxLength: 18 },
 };
 
+/** What the path's ids are, by name, for the routes that declare none of their own. */
+const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  id_transaccion:
+    "The prescription's transaction id, as its registration answered it (decimal digits). Another client's id answers 404, exactly like a missing one.",
+  reserva_id:
+    "The reservation's id (a UUID), as POST /v1/dispensas/reservas answered it. Another client's id answers 404, exactly like a missing one.",
+  id_dispensa:
+    "The dispensation's id (a UUID), as POST /v1/dispensas answered it. Another client's id answers 404, exactly like a missing one.",
+};
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type Method = (typeof METHODS)[number];
 const BODY_METHODS = new Set<Method>(['post', 'put', 'patch']);
@@ -168,6 +178,9 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
 }
 
 function completeParameter(p: ParameterObject): void {
+  if (p.in === 'path' && !p.description && PATH_PARAMETER_DESCRIPTIONS[p.name]) {
+    p.description = PATH_PARAMETER_DESCRIPTIONS[p.name];
+  }
   if (p.in === 'path' && PATH_PARAMETERS[p.name]) {
     const own = p.schema && !isRef(p.schema) ? p.schema : {};
     if (!own.pattern) p.schema = { ...own, ...PATH_PARAMETERS[p.name] };

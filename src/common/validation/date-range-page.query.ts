@@ -44,6 +44,8 @@ export class DateRangePageQuery {
   fecha_hasta: string;
 
   @ApiPropertyOptional({
+    description:
+      'The page to answer, from 1 (default 1), of `per_page` items in the listing order; past the last page, an empty `items`',
     minimum: 1,
     maximum: 1_000_000,
     default: 1,
@@ -57,7 +59,14 @@ export class DateRangePageQuery {
   @Max(1_000_000, { message: pageMessage })
   page?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, type: 'integer', format: 'int32' })
+  @ApiPropertyOptional({
+    description: 'Items per page, 1 to 200 (default 50)',
+    minimum: 1,
+    maximum: 200,
+    default: 50,
+    type: 'integer',
+    format: 'int32',
+  })
   @IsOptional()
   @DecimalInt()
   @IsInt({ message: perPageMessage })
