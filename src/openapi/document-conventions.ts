@@ -207,7 +207,13 @@ function completeResponse(
   const success = status >= 200 && status < 300;
   // Contract §1: nosniff on every answer, no-store on every /v1 answer (errors included).
   headers['X-Content-Type-Options'] = { ...HEADERS['X-Content-Type-Options'], required: true };
-  if (on.api) headers['Cache-Control'] = { ...HEADERS['Cache-Control'], required: true };
+  if (on.api) {
+    headers['Cache-Control'] = {
+      ...HEADERS['Cache-Control'],
+      required: true,
+      schema: { type: 'string', enum: ['no-store'] },
+    };
+  }
   if (on.api) Object.assign(headers, rateLimitHeaders(success && on.keyed));
   if (status === 429) headers['Retry-After'] = { ...HEADERS['Retry-After'], required: true };
   if (status === 503) headers['Retry-After'] = headerRef('Retry-After');

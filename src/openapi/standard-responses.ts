@@ -45,7 +45,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   'Cache-Control': {
     description:
       '`no-store` on every answer holding personal or prescription data: no cache, proxy or browser may keep it.',
-    schema: { type: 'string', maxLength: 200, example: 'no-store' },
+    schema: { type: 'string', maxLength: 200, pattern: '^[ -~]*$', example: 'no-store' },
   },
   'X-Content-Type-Options': {
     description: '`nosniff`, on every answer: the declared Content-Type is authoritative.',
@@ -54,7 +54,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   Allow: {
     description: 'The methods this path answers, e.g. `GET` or `POST`.',
     required: true,
-    schema: { type: 'string', maxLength: 100, example: 'POST' },
+    schema: { type: 'string', maxLength: 100, pattern: '^[A-Z]+(, ?[A-Z]+)*$', example: 'POST' },
   },
 };
 

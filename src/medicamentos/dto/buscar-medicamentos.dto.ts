@@ -130,6 +130,7 @@ export class MedicamentosPageDto {
     type: 'integer',
     format: 'int32',
     minimum: 0,
+    maximum: 2_147_483_647,
   })
   total: number;
   @ApiProperty({ example: 1, type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })

@@ -53,8 +53,9 @@ export class EventoDto {
 export class ListadoEventosDto {
   @ApiProperty({
     type: 'integer',
-    format: 'int32',
+    format: 'int64',
     minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
     description: "All of the prescription's events",
     example: 1,
   })

@@ -60,6 +60,7 @@ export class RecetaDetalleDto {
   @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
   @ApiProperty({
     type: [RecetaItemDetalleDto],
+    maxItems: 10,
     description: 'The registered items, each with the units dispensed',
   })
   items: RecetaItemDetalleDto[];
@@ -111,7 +112,15 @@ export class HistorialEntryDto {
   })
   evento: string;
   @ApiProperty({ enum: ESTADOS }) estado: string;
-  @ApiProperty({ nullable: true, type: 'integer', format: 'int32', minimum: 1 })
+  @ApiProperty({
+    nullable: true,
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    description:
+      'The delivery attempt (at most MINISTRY_MAX_ATTEMPTS, itself at most 100), or the webhook delivery attempt (at most WEBHOOK_MAX_ATTEMPTS, at most 50); null for a registration or a state change without one',
+  })
   intento: number | null;
   @ApiProperty({
     nullable: true,
@@ -127,10 +136,12 @@ export class TransaccionDto {
   @ApiProperty() cuir: string;
   @ApiProperty({ enum: ESTADOS }) estado: string;
   @ApiProperty({
-    description: 'Delivery attempts made so far',
+    description:
+      'Delivery attempts made so far (at most MINISTRY_MAX_ATTEMPTS, itself at most 100)',
     type: 'integer',
     format: 'int32',
     minimum: 0,
+    maximum: 100,
     example: 1,
   })
   intentos: number;
