@@ -170,6 +170,12 @@ const CITIZEN: ErrorExample[] = [
     message: 'Rate limit of 120 requests per minute exceeded',
     summary: "Over the client address's PACIENTE_POR_IP_POR_MINUTO",
   },
+  {
+    code: 'UPSTREAM_UNAVAILABLE',
+    message: 'The citizen identity provider is unavailable',
+    summary: "Mi Argentina's key set (PACIENTE_JWKS_URL) unreachable",
+  },
+  { ...ERROR_EXAMPLES.INTERNAL, summary: 'Anything else' },
 ];
 
 /**

@@ -119,7 +119,7 @@ export const STANDARD_RESPONSES: Record<string, { status: number; response: Resp
   NotFound: {
     status: 404,
     response: errorResponse(
-      'NOT_FOUND: no such route (also for an unknown path), or the resource the path names does not exist for this client',
+      "NOT_FOUND: no such route (also for an unknown path), or the resource the path names does not exist (on API-key routes: not for this client; another client's answers the same)",
       [E.NOT_FOUND],
     ),
   },
