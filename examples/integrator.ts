@@ -1,19 +1,30 @@
 /**
  * An integrator's flow against the Prescription Registry Service with a client generated from
  * its OpenAPI document (openapi-typescript types, openapi-fetch calls): generate a CUIR,
- * register a prescription under it, poll its ministry transaction until final, and verify
- * the prescription by CUIR as a dispenser would. Every path, parameter and body below is
- * type-checked against the served document.
+ * register a prescription under it, poll its ministry transaction until final, verify the
+ * prescription by CUIR as a dispenser would, and download its printable document (a PDF, typed
+ * binary by the generated client). With a citizen's Mi Argentina token, it then reads the same
+ * prescription and its document as the patient does (Authorization: Bearer, no API keys). Every
+ * path, parameter and body below is type-checked against the served document.
  *
- *   PRS_BASE_URL=http://127.0.0.1:3000 PRS_API_KEY=rk_… PRS_API_SECRET=rs_… npm run integrator
+ *   PRS_BASE_URL=http://127.0.0.1:3000 PRS_API_KEY=rk_… PRS_API_SECRET=rs_… \
+ *     [PRS_CITIZEN_TOKEN=<the patient's token>] npm run integrator
  *
- * The client needs the scopes cuir:write, recetas:write, recetas:read and recetas:verify.
+ * The client needs the scopes cuir:write, recetas:write, recetas:read and recetas:verify. The
+ * citizen's token must carry the CUIL of the patient's document (PRS_DOCUMENTO_PACIENTE, default
+ * 30111222); the sandbox issues one: POST /__sandbox/mi-argentina/token {"cuil": "27301112225"}.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import createClient from 'openapi-fetch';
 import type { components, paths } from './generated/api.js';
 
 type ErrorEnvelope = components['schemas']['ErrorEnvelopeDto'];
+/** A printable document's answer, as the generated client types it: binary (Blob), not text. */
+type Pdf<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/pdf': infer T } } } };
+}
+  ? T
+  : never;
 
 const env = (name: string, fallback?: string): string => {
   const value = process.env[name] ?? fallback;
@@ -34,6 +45,23 @@ function unwrap<T>(
   if (r.data) return r.data.data;
   const e = r.error?.error;
   throw new Error(`${step}: HTTP ${r.response.status} ${e?.code ?? ''} ${e?.message ?? ''}`);
+}
+
+/** A PDF answer's bytes (the document's 200), or a thrown error naming the service's code. */
+async function pdfOf(
+  step: string,
+  r: { data?: Blob; error?: ErrorEnvelope; response: Response },
+): Promise<Blob> {
+  if (!r.data) {
+    const e = r.error?.error;
+    throw new Error(`${step}: HTTP ${r.response.status} ${e?.code ?? ''} ${e?.message ?? ''}`);
+  }
+  const type = r.response.headers.get('Content-Type');
+  const magic = new TextDecoder().decode(await r.data.slice(0, 5).arrayBuffer());
+  if (type !== 'application/pdf' || magic !== '%PDF-') {
+    throw new Error(`${step}: not a PDF (${type ?? 'no Content-Type'}, starts ${magic})`);
+  }
+  return r.data;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -100,6 +128,46 @@ async function main(): Promise<void> {
   console.log(
     `verified ${verified.cuir}: ${verified.estado}, ${verified.items.length} item(s), sha256 ${verified.content_sha256}`,
   );
+
+  // 5. The printable prescription, for its owner: a PDF, read as a Blob (parseAs), which is
+  //    what the generated client says the answer is.
+  const document: Pdf<'/v1/recetas/{id_transaccion}/documento'> = await pdfOf(
+    'document',
+    await api.GET('/v1/recetas/{id_transaccion}/documento', {
+      params: { path: { id_transaccion: registered.id_transaccion } },
+      parseAs: 'blob',
+    }),
+  );
+  console.log(`document: ${document.size} bytes of application/pdf`);
+
+  // 6. The patient, with the citizen's own token and no API keys (the document's MiArgentina
+  //    bearer scheme on /v1/paciente): the prescription and the same printable document.
+  const token = process.env.PRS_CITIZEN_TOKEN;
+  if (!token) {
+    console.log('patient: skipped (set PRS_CITIZEN_TOKEN)');
+    return;
+  }
+  const citizen = createClient<paths>({
+    baseUrl: env('PRS_BASE_URL'),
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const mine = unwrap(
+    'patient',
+    await citizen.GET('/v1/paciente/recetas/{cuir}', {
+      params: { path: { cuir: generated.cuir } },
+    }),
+  );
+  console.log(
+    `patient sees ${mine.cuir}: ${mine.estado_receta} until ${mine.vigencia_hasta}, ${mine.items.length} item(s)`,
+  );
+  const own: Pdf<'/v1/paciente/recetas/{cuir}/documento'> = await pdfOf(
+    'patient document',
+    await citizen.GET('/v1/paciente/recetas/{cuir}/documento', {
+      params: { path: { cuir: generated.cuir } },
+      parseAs: 'blob',
+    }),
+  );
+  console.log(`patient document: ${own.size} bytes of application/pdf`);
 }
 
 main().catch((err: unknown) => {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
+import { CUIL, sandboxCitizenToken } from './support/citizen-tokens.js';
 import { createClient } from './support/clients.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
@@ -13,9 +14,10 @@ const installed = existsSync(bin('openapi-typescript', 'package.json'));
 
 /**
  * examples/integrator.ts against a test instance: types generated from the instance's served
- * document with openapi-typescript, the script type-checked and compiled by the examples'
- * own TypeScript 5, then run with a client of the instance. Needs `npm ci --prefix examples`
- * (done by .ci/run); skipped without it, except under CI where that is a failure.
+ * document with openapi-typescript (examples/generate.mjs: binary answers typed Blob), the
+ * script type-checked and compiled by the examples' own TypeScript 5, then run with a client of
+ * the instance and a citizen's token from the sandbox. Needs `npm ci --prefix examples` (done
+ * by .ci/run); skipped without it, except under CI where that is a failure.
  */
 (installed || process.env.CI ? describe : describe.skip)('examples/integrator.ts', () => {
   let t: TestApp;
@@ -28,19 +30,14 @@ const installed = existsSync(bin('openapi-typescript', 'package.json'));
     await t?.stop();
   });
 
-  it('generates its client from /openapi.json, type-checks, and runs CUIR → register → track → verify', async () => {
+  it('generates its client from /openapi.json, type-checks, and runs CUIR → register → track → verify → PDF → the patient and their PDF', async () => {
     const doc = (await request(t.url).get('/openapi.json').expect(200)).body;
     mkdirSync(join(examples, 'generated'), { recursive: true });
     writeFileSync(join(examples, 'generated', 'openapi.json'), JSON.stringify(doc));
     const opts = { cwd: examples, timeout: 60_000 };
     await run(
       process.execPath,
-      [
-        bin('openapi-typescript', 'bin/cli.js'),
-        'generated/openapi.json',
-        '-o',
-        'generated/api.d.ts',
-      ],
+      ['generate.mjs', 'generated/openapi.json', 'generated/api.d.ts'],
       opts,
     );
     // tsc fails (non-zero exit, rejecting) on any type error against the generated client.
@@ -56,11 +53,16 @@ const installed = existsSync(bin('openapi-typescript', 'package.json'));
         PRS_BASE_URL: t.url,
         PRS_API_KEY: client.key,
         PRS_API_SECRET: client.secret,
+        // The patient of the script's prescription (its default document, 30111222).
+        PRS_CITIZEN_TOKEN: await sandboxCitizenToken(t.sandboxUrl as string, CUIL),
       },
     });
     expect(stdout).toMatch(/^CUIR \d{41} /m);
     expect(stdout).toMatch(/^registered: transaction \d+, PENDING$/m);
     expect(stdout).toMatch(/^transaction COMPLETED after \d+ attempt/m);
     expect(stdout).toMatch(/^verified \d{41}: COMPLETED, 1 item\(s\), sha256 [0-9a-f]{64}$/m);
+    expect(stdout).toMatch(/^document: \d+ bytes of application\/pdf$/m);
+    expect(stdout).toMatch(/^patient sees \d{41}: VIGENTE until \d{4}-\d{2}-\d{2}, 1 item\(s\)$/m);
+    expect(stdout).toMatch(/^patient document: \d+ bytes of application\/pdf$/m);
   }, 120_000);
 });

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
+import { errorCodes, statusOf } from '../src/common/errors/error-codes.js';
+import { ERROR_EXAMPLES } from '../src/openapi/error-examples.js';
 import { CUIL, sandboxCitizenToken } from './support/citizen-tokens.js';
 import { createClient, TestClient } from './support/clients.js';
 import { OpenApiContract } from './support/contract/openapi-contract.js';
@@ -105,7 +107,8 @@ describe('the served OpenAPI document', () => {
         431,
         500,
         503,
-        ...(api ? [401, 403, 429] : []),
+        // The citizen's routes take a token, not a client's keys: no scope to lack, no 403.
+        ...(api ? (citizenOnly(doc, op) ? [401, 429] : [401, 403, 429]) : []),
         ...(['post', 'put', 'patch'].includes(method) ? [413, 415] : []),
       ];
       expect({
@@ -186,12 +189,19 @@ describe('the served OpenAPI document', () => {
       accepted[op.operationId] = res.status;
     }
     // Every /v1 example is accepted: a 2xx, or 404 when it names a resource this database does
-    // not hold (an example id); never a 400. New operations are covered with no change here.
-    const refused = Object.entries(accepted).filter(([, s]) => !(s < 300 || s === 404));
+    // not hold (an example id), or a 409/422 the story's state answers (the examples chain: the
+    // CUIR generated first is registered, reserved and dispensed, on dates a calendar month
+    // long); never a 400, 401, 403 or 5xx. New operations are covered with no change here.
+    const refused = Object.entries(accepted).filter(
+      ([, s]) => !(s < 300 || s === 404 || s === 409 || s === 422),
+    );
     expect(refused).toEqual([]);
+    // The generation example issues the CUIR the registration example registers (to this client).
     expect(accepted).toMatchObject({
       generarCuir: 201,
       registrarReceta: 201,
+      obtenerRecetaPaciente: 200,
+      descargarDocumentoRecetaPaciente: 200,
       listarRecetas: 200,
       listarVerificaciones: 200,
       verificarProfesional: 200,
@@ -200,39 +210,87 @@ describe('the served OpenAPI document', () => {
     });
   });
 
+  /** A response's JSON examples: `example`, or each of `examples`, by name. */
+  const examplesOf = (response: Json): Array<[string, Json]> => {
+    const media = response.content?.['application/json'];
+    if (!media) return [];
+    if (media.example !== undefined) return [['example', media.example]];
+    return Object.entries<Json>(media.examples ?? {}).map(([name, e]) => [name, e.value]);
+  };
+
   it('every response example is valid against its schema (as the contract check reads it)', () => {
     const contract = new OpenApiContract(doc);
+    let checked = 0;
     for (const { path, method, op } of operations(doc)) {
       for (const [status, r] of Object.entries<Json>(op.responses)) {
-        const response = deref(doc, r);
-        const example = response.content?.['application/json']?.example;
-        if (example === undefined) continue;
-        const headers: Record<string, string> = {
-          'content-type': 'application/json; charset=utf-8',
-          'x-request-id': 'abc',
-          'x-content-type-options': 'nosniff',
-          'cache-control': 'no-store',
-          'ratelimit-limit': '600',
-          'ratelimit-remaining': '599',
-          'ratelimit-reset': '60',
-          'retry-after': '1',
-          allow: 'GET',
-        };
-        const problem = contract.check({
-          method,
-          url: path.replace(/\{[^}]+\}/g, '1'),
-          status: Number(status),
-          headers,
-          body: example,
-          text: JSON.stringify(example),
-        });
-        expect({ op: op.operationId, status, problem }).toEqual({
-          op: op.operationId,
-          status,
-          problem: undefined,
-        });
+        for (const [name, example] of examplesOf(deref(doc, r))) {
+          const headers: Record<string, string> = {
+            'content-type': 'application/json; charset=utf-8',
+            'x-request-id': 'abc',
+            'x-content-type-options': 'nosniff',
+            'cache-control': 'no-store',
+            'ratelimit-limit': '600',
+            'ratelimit-remaining': '599',
+            'ratelimit-reset': '60',
+            'retry-after': '1',
+            allow: 'GET',
+          };
+          const problem = contract.check({
+            method,
+            url: path.replace(/\{[^}]+\}/g, '1'),
+            status: Number(status),
+            headers,
+            body: example,
+            text: JSON.stringify(example),
+          });
+          expect({ op: op.operationId, status, name, problem }).toEqual({
+            op: op.operationId,
+            status,
+            name,
+            problem: undefined,
+          });
+          checked++;
+        }
       }
     }
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it('every error answer shows an example of each code it names, each answering that status', () => {
+    const known = new Set<string>(doc.components.schemas.ErrorBodyDto.properties.code.enum);
+    const problems: string[] = [];
+    for (const { op } of operations(doc)) {
+      for (const [status, r] of Object.entries<Json>(op.responses)) {
+        if (Number(status) < 400) continue;
+        const response = deref(doc, r);
+        const where = `${op.operationId} ${status}`;
+        const shown = examplesOf(response).map(([, e]) => e.error.code as string);
+        if (shown.length === 0) problems.push(`${where}: no example`);
+        for (const code of shown) {
+          if (statusOf(code) !== Number(status))
+            problems.push(`${where}: ${code} answers ${statusOf(code)}`);
+          if (!response.description.includes(code))
+            problems.push(`${where}: ${code} shown, not named in the description`);
+        }
+        const named = (response.description.match(/\b[A-Z][A-Z0-9_]{3,}\b/g) ?? []).filter(
+          (w: string) => known.has(w) && statusOf(w) === Number(status),
+        );
+        for (const code of named)
+          if (!shown.includes(code)) problems.push(`${where}: ${code} named, no example`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('every error code the service may answer has a default example, and the citizen routes no 403', () => {
+    expect(errorCodes().filter((code) => !ERROR_EXAMPLES[code])).toEqual([]);
+    for (const path of ['/v1/paciente/recetas/{cuir}', '/v1/paciente/recetas/{cuir}/documento']) {
+      expect(Object.keys(doc.paths[path].get.responses)).not.toContain('403');
+      expect(doc.paths[path].get.description).not.toMatch(/scope/i);
+    }
+    // A 403 names the scope the operation requires.
+    const generar = deref(doc, doc.paths['/v1/cuir/generar'].post.responses['403']);
+    expect(examplesOf(generar)[0][1].error.message).toBe('This client lacks the scope cuir:write');
   });
 
   it('the contract check refuses undocumented statuses, off-schema bodies and missing headers', () => {

@@ -348,6 +348,7 @@ describe("a prescription's life: validity and cancellation", () => {
       const doc = (await request(t.url).get('/openapi.json')).body;
       const op = doc.paths['/v1/recetas/{id_transaccion}/anular'].post;
       expect(op['x-required-scope']).toBe('recetas:write');
+      expect(op.description).toContain("the first cancellation's `motivo` (and `at`) is kept");
       expect(JSON.stringify(op.responses['409'])).toBeDefined();
       const detalle = doc.components.schemas.RecetaDetalleDto.properties;
       expect(Object.keys(detalle)).toEqual(

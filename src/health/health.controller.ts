@@ -17,14 +17,39 @@ import { RawResponse } from '../common/http/raw-response.decorator.js';
 import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
 import { DatabaseHealthIndicator } from './database.health.js';
 
-/** The readiness report: one member per indicator, each with its status and its own facts. */
+/** A registry's circuit breaker (ResilienceRegistry.states(): one per external system). */
+const BREAKER = {
+  type: 'string',
+  enum: ['closed', 'open', 'half-open', 'isolated'],
+  description: "The system's circuit breaker: `open` while it is failing (reported, never fatal)",
+};
+
+/**
+ * The readiness report: one member per indicator, each with its status and its own facts (a
+ * new indicator or external system is a new member here: the contract check refuses others).
+ */
 const INDICATORS = {
   type: 'object',
-  additionalProperties: {
-    type: 'object',
-    required: ['status'],
-    properties: { status: { type: 'string', enum: ['up', 'down'] } },
-    additionalProperties: true,
+  additionalProperties: false,
+  properties: {
+    database: {
+      type: 'object',
+      required: ['status'],
+      additionalProperties: false,
+      properties: { status: { type: 'string', enum: ['up', 'down'] } },
+    },
+    registries: {
+      type: 'object',
+      required: ['status'],
+      additionalProperties: false,
+      properties: {
+        status: { type: 'string', enum: ['up'] },
+        refeps: BREAKER,
+        renaper: BREAKER,
+        catalogo: BREAKER,
+        ministerio: BREAKER,
+      },
+    },
   },
 };
 

@@ -48,7 +48,15 @@ function built(): OpenAPIObject {
             required: true,
             content: { 'application/json': { schema: { $ref: '#/components/schemas/NewThing' } } },
           },
-          responses: { 201: envelope('#/components/schemas/Item') },
+          responses: {
+            201: envelope('#/components/schemas/Item'),
+            409: {
+              description: 'IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } },
+              },
+            },
+          },
         },
       },
       '/v1/paciente/recetas/{cuir}': {
@@ -138,6 +146,7 @@ describe('completeDocument', () => {
       '404',
       '405',
       '408',
+      '409',
       '413',
       '415',
       '429',
@@ -189,6 +198,40 @@ describe('completeDocument', () => {
       data: { nombre: 'x' },
     });
     expect(get.responses['200'].description).toMatch(/^OK: /);
+  });
+
+  it('shows an example of every code an error answer names; the citizen routes answer no 403', () => {
+    type Media = {
+      example?: { error: { code: string } };
+      examples?: Record<string, { value: { error: { code: string } } }>;
+    };
+    const codes = (media: Media) =>
+      media.example
+        ? [media.example.error.code]
+        : Object.values(media.examples ?? {}).map((e) => e.value.error.code);
+    expect(codes(post.responses['409'].content['application/json'])).toEqual([
+      'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_KEY_IN_PROGRESS',
+    ]);
+    expect(codes(doc.components.responses.BadRequest.content['application/json'])).toEqual([
+      'VALIDATION_FAILED',
+      'UNKNOWN_FIELD',
+      'MALFORMED_JSON',
+    ]);
+    // A 403 names the operation's scope; the standard answer stays shared where nothing differs.
+    expect(get.responses['403'].content['application/json'].example.error.message).toBe(
+      'This client lacks the scope recetas:verify',
+    );
+    expect(post.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
+    // The citizen's routes: a token, no scope (no 403), and their own messages.
+    expect(Object.keys(patient.responses)).not.toContain('403');
+    expect(patient.responses['404'].content['application/json'].example.error.message).toBe(
+      'Prescription not found',
+    );
+    expect(Object.keys(patient.responses['429'].content['application/json'].examples)).toEqual([
+      'RATE_LIMITED',
+      'RATE_LIMITED_address',
+    ]);
   });
 
   it("names the catalogue's discount member after the insurer, in place", () => {

@@ -9,7 +9,13 @@ import type {
 } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
-import { composeExample, EXAMPLES_BY_PROPERTY } from './examples.js';
+import {
+  composeExample,
+  EXAMPLES_BY_PROPERTY,
+  REQUEST_EXAMPLES,
+  SUCCESS_EXAMPLES,
+} from './examples.js';
+import { addErrorExamples } from './error-responses.js';
 import { operationIdFor } from './operation-ids.js';
 import { addOperationsRoutes } from './operations-routes.js';
 import { usedTags } from './tags.js';
@@ -49,12 +55,24 @@ const PATH_PARAMETERS: Record<string, SchemaObject> = {
   id_transaccion: { type: 'string', pattern: ID_TRANSACCION_PATTERN, maxLength: 18 },
 };
 
+/** What the path's ids are, by name, for the routes that declare none of their own. */
+const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  id_transaccion:
+    "The prescription's transaction id, as its registration answered it (decimal digits). Another client's id answers 404, exactly like a missing one.",
+  reserva_id:
+    "The reservation's id (a UUID), as POST /v1/dispensas/reservas answered it. Another client's id answers 404, exactly like a missing one.",
+  id_dispensa:
+    "The dispensation's id (a UUID), as POST /v1/dispensas answered it. Another client's id answers 404, exactly like a missing one.",
+};
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type Method = (typeof METHODS)[number];
 const BODY_METHODS = new Set<Method>(['post', 'put', 'patch']);
 /** Statuses of the standard answers every operation lists (besides its own). */
 const EVERY_OPERATION = [400, 404, 405, 408, 431, 500, 503];
 const AUTHENTICATED = [401, 403, 429];
+/** The citizen's routes take a token, not a client's keys: no scope, so no 403. */
+const CITIZEN = [401, 429];
 /**
  * Errors an idempotent operation stores and replays: those raised from validation on (not by
  * the middleware or the guards: 401, 403, 413, 415, 429), and never a 5xx.
@@ -97,6 +115,7 @@ export function completeDocument(doc: OpenAPIObject, settings: DocumentSettings)
   }
   closeRequestBodies(doc);
   addExamples(doc);
+  addErrorExamples(doc);
   nameInsurerMember(doc, settings.insurerName);
   doc.tags = usedTags(doc);
   (doc as unknown as Record<string, unknown>)['x-unmatched-route-responses'] = Object.fromEntries(
@@ -117,6 +136,10 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
     (op.security ?? [{ [API_KEY_SCHEME]: [] }]).some(
       (r) => API_KEY_SCHEME in r || CITIZEN_TOKEN_SCHEME in r,
     );
+  const citizen =
+    op.security !== undefined &&
+    op.security.length > 0 &&
+    op.security.every((r) => Object.keys(r).join() === CITIZEN_TOKEN_SCHEME);
   const ext = op as OperationObject & { 'x-required-scope'?: string };
   const scope = ext['x-required-scope'];
   if (scope && !op.description?.includes('**Scope:**')) {
@@ -137,7 +160,7 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
 
   const standard = [
     ...EVERY_OPERATION,
-    ...(api ? AUTHENTICATED : []),
+    ...(api ? (citizen ? CITIZEN : AUTHENTICATED) : []),
     ...(BODY_METHODS.has(method) ? WITH_BODY : []),
   ];
   for (const status of standard) {
@@ -155,6 +178,9 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
 }
 
 function completeParameter(p: ParameterObject): void {
+  if (p.in === 'path' && !p.description && PATH_PARAMETER_DESCRIPTIONS[p.name]) {
+    p.description = PATH_PARAMETER_DESCRIPTIONS[p.name];
+  }
   if (p.in === 'path' && PATH_PARAMETERS[p.name]) {
     const own = p.schema && !isRef(p.schema) ? p.schema : {};
     if (!own.pattern) p.schema = { ...own, ...PATH_PARAMETERS[p.name] };
@@ -181,7 +207,13 @@ function completeResponse(
   const success = status >= 200 && status < 300;
   // Contract §1: nosniff on every answer, no-store on every /v1 answer (errors included).
   headers['X-Content-Type-Options'] = { ...HEADERS['X-Content-Type-Options'], required: true };
-  if (on.api) headers['Cache-Control'] = { ...HEADERS['Cache-Control'], required: true };
+  if (on.api) {
+    headers['Cache-Control'] = {
+      ...HEADERS['Cache-Control'],
+      required: true,
+      schema: { type: 'string', enum: ['no-store'] },
+    };
+  }
   if (on.api) Object.assign(headers, rateLimitHeaders(success && on.keyed));
   if (status === 429) headers['Retry-After'] = { ...HEADERS['Retry-After'], required: true };
   if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
@@ -192,14 +224,16 @@ function completeResponse(
   response.headers = { ...headers, ...response.headers };
 
   if (status >= 400) {
-    // Contract §1: every error the service emits is the error envelope.
-    const example = response.content?.['application/json']?.example as unknown;
+    // Contract §1: every error the service emits is the error envelope (examples: error-responses.ts).
+    const media = response.content?.['application/json'];
+    const example = media?.example as unknown;
     // A route a browser reads (the public verification) also answers a page: kept as declared.
     const pages = Object.entries(response.content ?? {}).filter(([t]) => t === 'text/html');
     response.content = {
       'application/json': {
         schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` },
         ...(example === undefined ? {} : { example }),
+        ...(media?.examples === undefined ? {} : { examples: media.examples }),
       },
       ...Object.fromEntries(pages),
     };
@@ -227,19 +261,28 @@ function addExamples(doc: OpenAPIObject): void {
       const body = op.requestBody;
       const media = body && !isRef(body) ? body.content['application/json'] : undefined;
       if (media && media.example === undefined && media.examples === undefined) {
-        media.example = composeExample(media.schema, lookup);
+        const example = composeExample(media.schema, lookup);
+        const story = op.operationId ? REQUEST_EXAMPLES[op.operationId] : undefined;
+        media.example = story && isObject(example) ? story(example) : example;
       }
       for (const [status, response] of Object.entries(op.responses)) {
         if (!response || isRef(response) || !status.startsWith('2')) continue;
         const json = response.content?.['application/json'];
         if (json?.schema && json.example === undefined && json.examples === undefined) {
           const example = composeExample(json.schema, lookup);
+          const story = op.operationId ? SUCCESS_EXAMPLES[op.operationId] : undefined;
+          if (story && isEnvelope(example)) example.data = story(example.data);
           if (example !== undefined) json.example = example;
         }
       }
     }
   }
 }
+
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+const isEnvelope = (x: unknown): x is { data: Record<string, unknown> } =>
+  isObject(x) && isObject(x.data);
 
 /**
  * The catalogue's discount member is named after the deployment's insurer (INSURER_NAME): the

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_NAMED_FIELDS } from '../common/validation/unknown-fields.js';
 
 export class ErrorDetailDto {
   @ApiProperty({ example: 'items[0].cantidad' })
@@ -16,7 +17,12 @@ export class ErrorBodyDto {
   @ApiProperty({ example: 'Request validation failed' })
   message: string;
 
-  @ApiPropertyOptional({ type: [ErrorDetailDto], description: 'Present for validation errors' })
+  @ApiPropertyOptional({
+    type: [ErrorDetailDto],
+    // Past MAX_NAMED_FIELDS problems, the last one counts the rest (capDetails, unknownFields).
+    maxItems: MAX_NAMED_FIELDS + 1,
+    description: `Present when particular fields are at fault (validation errors, unknown fields, and a few domain errors: ITEM_YA_DISPENSADO, CANTIDAD_EXCEDIDA…): at most ${MAX_NAMED_FIELDS} named, then one \`…\` counting the rest`,
+  })
   details?: ErrorDetailDto[];
 }
 

@@ -1,14 +1,55 @@
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 
 /**
+ * One prescription's story, told by every example of the document so that they chain: the CUIR
+ * the generation example answers is the one registered, reserved, dispensed and verified; the
+ * registration's id_transaccion is the one cancelled, read and tracked; the reservation and the
+ * dispensation are the ones released, read and reversed; the catalogue code is the sandbox
+ * catalogue's (IBUPIRAC 400 mg, 20 tablets).
+ *
+ * Registered 2026-11-22 10:30 (Argentina time) for 30 days; reserved the next day at 10:20,
+ * until 10:30; dispensed at 10:25 (both units of its one item); that dispensation reversed at
+ * 12:00. Each answer's example shows the prescription as that answer would.
+ */
+export const EXAMPLE_IDS = {
+  cuir: '00010001020102000000000000000000001234501',
+  id_transaccion: '1042',
+  reserva_id: 'b7c9d2e4-1f3a-4b5c-8d6e-7f8091a2b3c4',
+  id_dispensa: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+  codigo: '1336421',
+  ministerio_ref: 'PTR-001042',
+  vigencia: { desde: '2026-11-22', hasta: '2026-12-21' },
+  registrada: '2026-11-22T13:30:00Z',
+  reservada: '2026-11-23T13:20:00Z',
+  reserva_vence: '2026-11-23T13:30:00Z',
+  dispensada: '2026-11-23T13:25:00Z',
+  revertida: '2026-11-23T15:00:00Z',
+} as const;
+
+type Data = Record<string, unknown>;
+
+/**
+ * Request examples that differ from what their schemas compose, by operationId (the composed
+ * body in, the example out).
+ */
+export const REQUEST_EXAMPLES: Record<string, (body: Data) => Data> = {
+  // The pharmacy's live reservation is consumed without naming it; the optional reserva_id
+  // would have to be the id the reservation answered (another one is refused with 400).
+  dispensarReceta: ({ reserva_id: _, ...body }) => body,
+};
+
+/**
  * Example values composed from the schemas themselves: a property's own `example`, else the
  * value below for its name (so a CUIR looks like a CUIR wherever it appears), else one derived
  * from its type. The e2e suite sends every request example and expects it accepted, and the
  * linters check every example against its schema.
  */
 export const EXAMPLES_BY_PROPERTY: Record<string, unknown> = {
-  id_transaccion: '1042',
-  cuir: '00010001020102000000000000000000001234501',
+  id_transaccion: EXAMPLE_IDS.id_transaccion,
+  cuir: EXAMPLE_IDS.cuir,
+  reserva_id: EXAMPLE_IDS.reserva_id,
+  id_dispensa: EXAMPLE_IDS.id_dispensa,
+  codigo: EXAMPLE_IDS.codigo,
   documento: '30111222',
   documento_paciente: '30111222',
   matricula: '123456',
@@ -25,11 +66,122 @@ export const EXAMPLES_BY_PROPERTY: Record<string, unknown> = {
   verificado_por: 'Farmacia Central',
   verificado_por_id: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
   ministerio_ref: null,
-  failure_reason: 'rejected by the ministry: invalid licence',
   content_sha256: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
 };
 
-const DATE_TIME_EXAMPLE = '2026-11-22T13:30:00Z';
+const DATE_TIME_EXAMPLE = EXAMPLE_IDS.registrada;
+
+const COMPLETED = {
+  estado: 'COMPLETED',
+  mensaje: 'Transacción completada: el Ministerio de Salud confirmó la recepción',
+  completed_at: '2026-11-22T13:30:05Z',
+  updated_at: '2026-11-22T13:30:05Z',
+};
+/** The detail's `dispensas` entry of the story's dispensation (as GET /v1/dispensas/{id} shows it). */
+const DISPENSA_DE_RECETA = {
+  id: EXAMPLE_IDS.id_dispensa,
+  fecha: EXAMPLE_IDS.dispensada,
+  farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
+  items: [
+    {
+      item: 1,
+      nombre: 'Ibuprofeno 400 mg comprimidos',
+      cantidad: 2,
+      codigo: EXAMPLE_IDS.codigo,
+      sustituido: false,
+    },
+  ],
+  revertida: false,
+};
+const dispensedItems = (d: Data) =>
+  (d.items as Data[]).map((i) => ({ ...i, dispensado: i.cantidad }));
+/** The story's dispensation as its own answers show it (not reversed). */
+const dispensed = (d: Data): Data => ({
+  ...d,
+  estado_receta: 'DISPENSADA',
+  fecha_dispensa: EXAMPLE_IDS.dispensada,
+  registrada_at: '2026-11-23T13:25:01Z',
+  items: (d.items as Data[]).map((i) => ({ ...i, sustituido: false })),
+  revertida: false,
+  revertida_at: null,
+  motivo_reversion: null,
+});
+
+/**
+ * Success examples that differ from what their schemas compose, by operationId: the
+ * prescription as that answer shows it in the story above (the composed `data` in, the
+ * answer's `data` out). A schema shared by several answers composes one state; these give
+ * the others theirs.
+ */
+export const SUCCESS_EXAMPLES: Record<string, (data: Data) => Data> = {
+  // After the ministry acknowledged it and the pharmacy dispensed it.
+  obtenerReceta: (d) => ({
+    ...d,
+    ...COMPLETED,
+    items: dispensedItems(d),
+    estado_receta: 'DISPENSADA',
+    dispensas: [DISPENSA_DE_RECETA],
+  }),
+  // Cancelled by its prescriber before anything was dispensed.
+  anularReceta: (d) => ({
+    ...d,
+    ...COMPLETED,
+    estado_receta: 'ANULADA',
+    anulacion: { at: '2026-11-22T14:00:00Z', motivo: 'Error en la dosis prescripta' },
+    dispensas: [],
+  }),
+  obtenerTransaccion: (d) => ({
+    ...d,
+    estado: 'COMPLETED',
+    intentos: 1,
+    ultimo_intento_at: '2026-11-22T13:30:05Z',
+    proximo_intento_at: null,
+    ministerio_ref: EXAMPLE_IDS.ministerio_ref,
+    historial: [
+      {
+        at: EXAMPLE_IDS.registrada,
+        evento: 'REGISTRADA',
+        estado: 'PENDING',
+        intento: null,
+        resultado: 'accepted',
+        detalle: 'registration accepted; ministry notification queued',
+      },
+      {
+        at: '2026-11-22T13:30:05Z',
+        evento: 'INTENTO',
+        estado: 'PENDING',
+        intento: 1,
+        resultado: 'ok',
+        detalle: `received as ${EXAMPLE_IDS.ministerio_ref}`,
+      },
+      {
+        at: '2026-11-22T13:30:05Z',
+        evento: 'ESTADO',
+        estado: 'COMPLETED',
+        intento: 1,
+        resultado: 'completed',
+        detalle: `ministerio_ref ${EXAMPLE_IDS.ministerio_ref}`,
+      },
+    ],
+  }),
+  // Verified the day after, once the ministry had acknowledged it.
+  verificarRecetaPorCuir: (d) => ({ ...d, estado: 'COMPLETED' }),
+  listarVerificaciones: (d) => ({
+    ...d,
+    items: (d.items as Data[]).map((i) => ({ ...i, at: '2026-11-23T13:18:00Z' })),
+  }),
+  reservarReceta: (d) => ({ ...d, vence_at: EXAMPLE_IDS.reserva_vence }),
+  dispensarReceta: dispensed,
+  obtenerDispensa: dispensed,
+  // Its items dispensable again: the prescription is VIGENTE once more.
+  revertirDispensa: (d) => ({
+    ...dispensed(d),
+    estado_receta: 'VIGENTE',
+    revertida: true,
+    revertida_at: EXAMPLE_IDS.revertida,
+    motivo_reversion: 'Registrada por error: el paciente no retiró la medicación',
+  }),
+};
 
 type Schema = SchemaObject | ReferenceObject;
 export type SchemaLookup = (ref: string) => SchemaObject | undefined;

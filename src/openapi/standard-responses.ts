@@ -1,4 +1,5 @@
 import type { HeaderObject, ReferenceObject, ResponseObject } from '@nestjs/swagger';
+import { ERROR_EXAMPLES, type ErrorExample, exampleMedia } from './error-examples.js';
 
 /**
  * The response headers the service sends and the error answers any operation can give,
@@ -44,7 +45,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   'Cache-Control': {
     description:
       '`no-store` on every answer holding personal or prescription data: no cache, proxy or browser may keep it.',
-    schema: { type: 'string', maxLength: 200, example: 'no-store' },
+    schema: { type: 'string', maxLength: 200, pattern: '^[ -~]*$', example: 'no-store' },
   },
   'X-Content-Type-Options': {
     description: '`nosniff`, on every answer: the declared Content-Type is authoritative.',
@@ -53,7 +54,7 @@ export const HEADERS: Record<string, HeaderObject> = {
   Allow: {
     description: 'The methods this path answers, e.g. `GET` or `POST`.',
     required: true,
-    schema: { type: 'string', maxLength: 100, example: 'POST' },
+    schema: { type: 'string', maxLength: 100, pattern: '^[A-Z]+(, ?[A-Z]+)*$', example: 'POST' },
   },
 };
 
@@ -75,27 +76,22 @@ export function rateLimitHeaders(
 
 const everyAnswer = () => Object.fromEntries(EVERY_ANSWER_HEADERS.map((h) => [h, headerRef(h)]));
 
+/** An error answer showing an example of each code its description names. */
 function errorResponse(
   description: string,
-  code: string,
-  message: string,
+  examples: ErrorExample[],
   extraHeaders: Record<string, HeaderObject | ReferenceObject> = {},
 ): ResponseObject {
   return {
     description,
     headers: { ...everyAnswer(), ...rateLimitHeaders(false), ...extraHeaders },
     content: {
-      'application/json': {
-        schema: ref('schemas', ERROR_ENVELOPE),
-        example: {
-          success: false,
-          error: { code, message },
-          request_id: '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11',
-        },
-      },
+      'application/json': { schema: ref('schemas', ERROR_ENVELOPE), ...exampleMedia(examples) },
     },
   };
 }
+
+const E = ERROR_EXAMPLES;
 
 /** Reusable error answers, by component name, with the status each stands for. */
 export const STANDARD_RESPONSES: Record<string, { status: number; response: ResponseObject }> = {
@@ -103,40 +99,35 @@ export const STANDARD_RESPONSES: Record<string, { status: number; response: Resp
     status: 400,
     response: errorResponse(
       'VALIDATION_FAILED, UNKNOWN_FIELD (a body field or query parameter this operation does not define) or MALFORMED_JSON; `details` names each failing field',
-      'VALIDATION_FAILED',
-      'Request validation failed',
+      [E.VALIDATION_FAILED, E.UNKNOWN_FIELD, E.MALFORMED_JSON],
     ),
   },
   Unauthenticated: {
     status: 401,
     response: errorResponse(
       'UNAUTHENTICATED: X-API-Key / X-API-Secret missing, unknown, wrong or revoked',
-      'UNAUTHENTICATED',
-      'Missing or invalid X-API-Key / X-API-Secret',
+      [E.UNAUTHENTICATED],
     ),
   },
   Forbidden: {
     status: 403,
     response: errorResponse(
       "FORBIDDEN: the client lacks this operation's scope (x-required-scope)",
-      'FORBIDDEN',
-      'This client lacks the scope recetas:read',
+      [E.FORBIDDEN],
     ),
   },
   NotFound: {
     status: 404,
     response: errorResponse(
-      'NOT_FOUND: no such route (also for an unknown path), or the resource the path names does not exist for this client',
-      'NOT_FOUND',
-      'Resource not found',
+      "NOT_FOUND: no such route (also for an unknown path), or the resource the path names does not exist (on API-key routes: not for this client; another client's answers the same)",
+      [E.NOT_FOUND],
     ),
   },
   MethodNotAllowed: {
     status: 405,
     response: errorResponse(
       'METHOD_NOT_ALLOWED: the path exists under other methods, listed in Allow',
-      'METHOD_NOT_ALLOWED',
-      'Method PUT not allowed on this path',
+      [E.METHOD_NOT_ALLOWED],
       { Allow: headerRef('Allow') },
     ),
   },
@@ -144,32 +135,33 @@ export const STANDARD_RESPONSES: Record<string, { status: number; response: Resp
     status: 408,
     response: errorResponse(
       'REQUEST_TIMEOUT: the request took too long to arrive (the connection is closed)',
-      'REQUEST_TIMEOUT',
-      'The request took too long to arrive',
+      [E.REQUEST_TIMEOUT],
     ),
   },
   PayloadTooLarge: {
     status: 413,
-    response: errorResponse(
-      'PAYLOAD_TOO_LARGE: the body is over 100 kB',
-      'PAYLOAD_TOO_LARGE',
-      'Request body exceeds 100 kB',
-    ),
+    response: errorResponse('PAYLOAD_TOO_LARGE: the body is over 100 kB', [E.PAYLOAD_TOO_LARGE]),
   },
   UnsupportedMediaType: {
     status: 415,
     response: errorResponse(
       'UNSUPPORTED_MEDIA_TYPE: the body is not sent as `Content-Type: application/json` (or its charset or encoding is not supported)',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'Content-Type must be application/json',
+      [E.UNSUPPORTED_MEDIA_TYPE],
     ),
   },
   TooManyRequests: {
     status: 429,
     response: errorResponse(
       "RATE_LIMITED: over the client's requests per minute, or too many failed authentications from this address (patient routes: over the citizen's or the address's requests per minute); wait Retry-After seconds",
-      'RATE_LIMITED',
-      'Rate limit of 600 requests per minute exceeded',
+      [
+        { ...E.RATE_LIMITED, summary: "Over the client's requests per minute" },
+        {
+          code: 'RATE_LIMITED',
+          name: 'RATE_LIMITED_failed_authentications',
+          message: 'Too many failed authentication attempts; retry later',
+          summary: 'Too many failed authentications from this address with this key',
+        },
+      ],
       { 'Retry-After': { ...HEADERS['Retry-After'], required: true } },
     ),
   },
@@ -177,24 +169,21 @@ export const STANDARD_RESPONSES: Record<string, { status: number; response: Resp
     status: 431,
     response: errorResponse(
       'HEADERS_TOO_LARGE: the request headers are over the server limit (the connection is closed)',
-      'HEADERS_TOO_LARGE',
-      'Request headers are too large',
+      [E.HEADERS_TOO_LARGE],
     ),
   },
   InternalError: {
     status: 500,
     response: errorResponse(
       'INTERNAL, or UPSTREAM_UNAVAILABLE when an external registry, the catalogue or the ministry failed or timed out; nothing of a failed write is kept, so a retry is safe',
-      'INTERNAL',
-      'Internal server error',
+      [E.INTERNAL, E.UPSTREAM_UNAVAILABLE],
     ),
   },
   ServiceUnavailable: {
     status: 503,
     response: errorResponse(
       'SERVICE_UNAVAILABLE: this instance is not ready (e.g. its database does not answer) or is shutting down; retry, after Retry-After seconds when sent',
-      'SERVICE_UNAVAILABLE',
-      'Service not ready',
+      [E.SERVICE_UNAVAILABLE],
       { 'Retry-After': headerRef('Retry-After') },
     ),
   },

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CUIR_PATTERN } from '../cuir/cuir-patterns.js';
 import { RequireScope } from '../common/http/access.js';
+import { DATE_RANGE_QUERY_ERRORS } from '../common/validation/date-range-page.query.js';
 import { CurrentClient } from '../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
@@ -49,7 +50,7 @@ export class VerificacionController {
       "Every verification by CUIR (GET /v1/recetas/verificar/{cuir}) of the calling client's prescriptions whose time `at` is within [fecha_desde, fecha_hasta], optionally of one CUIR: newest first, ties by the verification's own id, `total` counting all matches. Pages are offsets into that order: a verification recorded while a client pages shifts later pages by one (narrow fecha_hasta to a fixed instant to page a stable set). Bad or inverted dates: 400 INVALID_DATE_RANGE.",
   })
   @ApiEnveloped(200, ListadoVerificacionesDto)
-  @ApiErrors()
+  @ApiErrors({ 400: DATE_RANGE_QUERY_ERRORS })
   audit(
     @CurrentClient() client: AuthenticatedClient,
     @Query() q: ListarVerificacionesQuery,

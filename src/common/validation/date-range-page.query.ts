@@ -15,6 +15,10 @@ const dateMessage = `must be an ISO 8601 date-time with offset, ${DATE_RANGE_TEX
 const pageMessage = 'must be an integer ≥ 1 and ≤ 1000000';
 const perPageMessage = 'must be an integer from 1 to 200';
 
+/** The 400 of an operation taking this query (its OpenAPI description): the date range's own code. */
+export const DATE_RANGE_QUERY_ERRORS =
+  'VALIDATION_FAILED (a parameter of the wrong type or range), UNKNOWN_FIELD (a query parameter this operation does not define) or INVALID_DATE_RANGE (fecha_desde or fecha_hasta missing, not an ISO 8601 date-time with offset, or fecha_desde after fecha_hasta); `details` names each failing parameter';
+
 /** The query of a listing over an inclusive date range, paged (per_page ≤ 200, default 50). */
 export class DateRangePageQuery {
   @ApiProperty({
@@ -40,6 +44,8 @@ export class DateRangePageQuery {
   fecha_hasta: string;
 
   @ApiPropertyOptional({
+    description:
+      'The page to answer, from 1 (default 1), of `per_page` items in the listing order; past the last page, an empty `items`',
     minimum: 1,
     maximum: 1_000_000,
     default: 1,
@@ -53,7 +59,14 @@ export class DateRangePageQuery {
   @Max(1_000_000, { message: pageMessage })
   page?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, type: 'integer', format: 'int32' })
+  @ApiPropertyOptional({
+    description: 'Items per page, 1 to 200 (default 50)',
+    minimum: 1,
+    maximum: 200,
+    default: 50,
+    type: 'integer',
+    format: 'int32',
+  })
   @IsOptional()
   @DecimalInt()
   @IsInt({ message: perPageMessage })

@@ -3,12 +3,20 @@ import { ESTADO_RECETA_PROPERTY, FarmaciaDto } from '../../recetas/vida/dto/rece
 import type { EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
 
 export class DispensaItemDto {
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Position in the prescription, from 1' })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 10,
+    description: 'Position in the prescription, from 1',
+  })
   item: number;
   @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
-  @ApiProperty({ type: 'integer', minimum: 1, example: 2 }) cantidad_prescrita: number;
-  @ApiProperty({ type: 'integer', minimum: 1, example: 2 }) cantidad_dispensada: number;
-  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1000123' })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })
+  cantidad_prescrita: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })
+  cantidad_dispensada: number;
+  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1336421' })
   codigo?: string;
   @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
 }
@@ -24,7 +32,7 @@ export class DispensaDto {
   estado_receta: EstadoReceta;
   @ApiProperty({ format: 'date-time' }) fecha_dispensa: string;
   @ApiProperty({ type: FarmaciaDto }) farmacia: FarmaciaDto;
-  @ApiProperty({ type: [DispensaItemDto] }) items: DispensaItemDto[];
+  @ApiProperty({ type: [DispensaItemDto], maxItems: 10 }) items: DispensaItemDto[];
   @ApiProperty({ format: 'date-time', description: 'When the service recorded it' })
   registrada_at: string;
   @ApiProperty({ description: 'Reversed: its items are dispensable again' }) revertida: boolean;

@@ -97,7 +97,7 @@ export class DispensarItemDto {
     description: 'Catalogue code dispensed (GET /v1/medicamentos/buscar)',
     pattern: '^[A-Za-z0-9-]{1,32}$',
     maxLength: 32,
-    example: '1000123',
+    example: '1336421',
   })
   @IsOptional()
   @IsString({ message: 'must be a string' })
@@ -119,7 +119,7 @@ export class DispensarDto {
     pattern: CUIR_PATTERN,
     minLength: 41,
     maxLength: 41,
-    example: '00010001020102000000000000000000007654301',
+    example: '00010001020102000000000000000000001234501',
   })
   @IsDefined(required)
   @IsCuir()
@@ -149,7 +149,7 @@ export class DispensarDto {
     format: 'date-time',
     pattern: DATE_TIME_WITH_OFFSET_PATTERN,
     maxLength: DATE_TIME_MAX_LENGTH,
-    example: '2026-11-22T10:30:00-03:00',
+    example: '2026-11-23T10:25:00-03:00',
   })
   @IsDefined(required)
   @IsIsoDateTimeWithOffset({ maxFutureMs: MAX_FUTURE_MS })

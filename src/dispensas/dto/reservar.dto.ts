@@ -9,7 +9,7 @@ export class ReservarDto {
     pattern: CUIR_PATTERN,
     minLength: 41,
     maxLength: 41,
-    example: '00010001020102000000000000000000007654301',
+    example: '00010001020102000000000000000000001234501',
   })
   @IsDefined({ message: 'is required' })
   @IsCuir()
@@ -17,7 +17,7 @@ export class ReservarDto {
 }
 
 export class ReservaDto {
-  @ApiProperty({ format: 'uuid', example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' })
+  @ApiProperty({ format: 'uuid', example: 'b7c9d2e4-1f3a-4b5c-8d6e-7f8091a2b3c4' })
   reserva_id: string;
   @ApiProperty({ example: '00010001020102000000000000000000001234501' }) cuir: string;
   @ApiProperty({

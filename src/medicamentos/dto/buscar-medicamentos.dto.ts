@@ -42,7 +42,7 @@ export class BuscarMedicamentosQueryDto {
   @ApiPropertyOptional({
     description:
       'Exact catalogue code; when sent, the search ignores `q` (which must still be valid). Required unless `q` is sent.',
-    example: '1234567',
+    example: '1336421',
     pattern: '^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$',
     minLength: 1,
     maxLength: 40,
@@ -87,10 +87,10 @@ export class BuscarMedicamentosQueryDto {
 }
 
 export class MedicamentoDto {
-  @ApiProperty({ example: '1234567', description: 'Catalogue code' })
+  @ApiProperty({ example: '1336421', description: 'Catalogue code' })
   code: string;
 
-  @ApiProperty({ example: 'IBUPIRAC 600', description: 'Commercial name (nombre_comercial)' })
+  @ApiProperty({ example: 'IBUPIRAC', description: 'Commercial name (nombre_comercial)' })
   nombre: string;
 
   @ApiProperty({ example: 'IBUPROFENO', description: 'Active ingredient (IFA)' })
@@ -103,7 +103,7 @@ export class MedicamentoDto {
   })
   posologia: string;
 
-  @ApiProperty({ example: '600 mg', description: 'Strength (concentración)' })
+  @ApiProperty({ example: '400 mg', description: 'Strength (concentración)' })
   dosis: string;
 
   @ApiProperty({ example: 'envase x 20 comprimidos recubiertos', description: 'Pack' })
@@ -125,11 +125,12 @@ export class MedicamentoDto {
 
 export class MedicamentosPageDto {
   @ApiProperty({
-    example: 12,
+    example: 1,
     description: 'Matches in all pages',
     type: 'integer',
     format: 'int32',
     minimum: 0,
+    maximum: 2_147_483_647,
   })
   total: number;
   @ApiProperty({ example: 1, type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })

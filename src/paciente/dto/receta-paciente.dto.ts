@@ -3,8 +3,16 @@ import { ESTADOS_RECETA } from '../receta-pdf-view.js';
 
 export class RecetaPacienteItemDto {
   @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
-  @ApiProperty({ example: 2 }) cantidad: number;
-  @ApiProperty({ description: 'Units dispensed so far (dispensations not reversed)', example: 0 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })
+  cantidad: number;
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: 999,
+    description: 'Units dispensed so far (dispensations not reversed)',
+    example: 0,
+  })
   dispensado: number;
 }
 
@@ -17,7 +25,7 @@ export class RecetaPacienteDto {
   @ApiProperty({ format: 'date', example: '2026-11-22' }) vigencia_desde: string;
   @ApiProperty({ format: 'date', example: '2026-12-21' }) vigencia_hasta: string;
   @ApiProperty({ example: '123456' }) matricula_profesional: string;
-  @ApiProperty({ type: [RecetaPacienteItemDto] }) items: RecetaPacienteItemDto[];
+  @ApiProperty({ type: [RecetaPacienteItemDto], maxItems: 10 }) items: RecetaPacienteItemDto[];
   @ApiProperty({
     description: 'The printable prescription (PDF), with the same token',
     example:

@@ -22,7 +22,7 @@ export class AnulacionController {
   @ApiOperation({
     summary: 'Cancel one of your prescriptions (scope recetas:write, owner only)',
     description:
-      "VIGENTE or VENCIDA → ANULADA; answers the prescription's detail. Already ANULADA: 200 with the same detail, nothing recorded again. The ministry is told on the pointer's own durable queue, after the pointer's delivery when that is still pending (nothing to tell when the pointer was never accepted); the tracking `historial` shows the cancellation (ANULADA) and each notice attempt (ANULACION_INTENTO, ANULACION_INFORMADA / ANULACION_FALLIDA / ANULACION_NO_INFORMADA). Webhook `receta.anulada` to the owner. Written to the event log (tipo `anulacion`), refusals too.",
+      "VIGENTE or VENCIDA → ANULADA; answers the prescription's detail. Already ANULADA: 200 with the same detail, nothing recorded again — also when this request's `motivo` differs: the first cancellation's `motivo` (and `at`) is kept and answered, and the new one is not stored, not sent to the ministry and not in the event log (with the same Idempotency-Key and another `motivo`: 409 IDEMPOTENCY_KEY_REUSED). The ministry is told on the pointer's own durable queue, after the pointer's delivery when that is still pending (nothing to tell when the pointer was never accepted); the tracking `historial` shows the cancellation (ANULADA) and each notice attempt (ANULACION_INTENTO, ANULACION_INFORMADA / ANULACION_FALLIDA / ANULACION_NO_INFORMADA). Webhook `receta.anulada` to the owner. Written to the event log (tipo `anulacion`), refusals too.",
   })
   @ApiEnveloped(200, RecetaDetalleDto)
   @ApiErrors({

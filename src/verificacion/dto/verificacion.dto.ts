@@ -14,13 +14,17 @@ import type { EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
 export class VerificacionItemDto extends RecetaItemDto {
   @ApiProperty({
     type: 'integer',
+    format: 'int32',
     minimum: 1,
+    maximum: 10,
     description: 'Position in the prescription, from 1: the `item` to dispense',
   })
   item: number;
   @ApiProperty({
     type: 'integer',
+    format: 'int32',
     minimum: 0,
+    maximum: 999,
     description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
   })
   dispensado: number;
@@ -51,7 +55,7 @@ export class VerificacionRecetaDto {
   @ApiProperty({ description: "The prescriber's licence" }) matricula_profesional: string;
   @ApiProperty({ description: 'INDEC code of the jurisdiction (from the CUIR)', example: '02' })
   jurisdiccion: string;
-  @ApiProperty({ type: [VerificacionItemDto] }) items: VerificacionItemDto[];
+  @ApiProperty({ type: [VerificacionItemDto], maxItems: 10 }) items: VerificacionItemDto[];
   // Inline rather than a $ref: OpenAPI 3.0's `nullable` does not reach through a reference.
   @ApiProperty({
     type: 'object',
@@ -105,7 +109,15 @@ export class VerificacionAuditDto {
 }
 
 export class ListadoVerificacionesDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, example: 1 }) total: number;
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'All matches of the filters, not just this page',
+    example: 1,
+  })
+  total: number;
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000, example: 1 })
   page: number;
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200, example: 50 })

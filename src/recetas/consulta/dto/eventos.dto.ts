@@ -53,12 +53,21 @@ export class EventoDto {
 export class ListadoEventosDto {
   @ApiProperty({
     type: 'integer',
-    format: 'int32',
+    format: 'int64',
     minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
     description: "All of the prescription's events",
+    example: 1,
   })
   total: number;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, description: 'The page answered' })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'The page answered',
+    example: 1,
+  })
   page: number;
   @ApiProperty({
     type: 'integer',
@@ -66,6 +75,7 @@ export class ListadoEventosDto {
     minimum: 1,
     maximum: 200,
     description: 'Events per page',
+    example: 50,
   })
   per_page: number;
   @ApiProperty({ type: [EventoDto], maxItems: 200, description: 'Oldest first; at most per_page' })

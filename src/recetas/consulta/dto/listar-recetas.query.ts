@@ -30,7 +30,11 @@ export class ListarRecetasQuery extends DateRangePageQuery {
   @Matches(/^\d{7,8}$/, { message: 'must be 7 or 8 digits' })
   documento?: string;
 
-  @ApiPropertyOptional({ enum: ESTADOS })
+  @ApiPropertyOptional({
+    enum: ESTADOS,
+    description:
+      "Only prescriptions whose ministry transaction is in this state (`estado`: PENDING, COMPLETED or FAILED; not `estado_receta`, which the listing's summary does not carry)",
+  })
   @IsOptional()
   @IsIn(ESTADOS, { message: `must be one of ${ESTADOS.join(', ')}` })
   estado?: Estado;

@@ -60,6 +60,7 @@ export class RecetaDetalleDto {
   @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
   @ApiProperty({
     type: [RecetaItemDetalleDto],
+    maxItems: 10,
     description: 'The registered items, each with the units dispensed',
   })
   items: RecetaItemDetalleDto[];
@@ -85,14 +86,14 @@ export class RecetaDetalleDto {
     example: [
       {
         id: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
-        fecha: '2026-11-23T13:30:00Z',
+        fecha: '2026-11-23T13:25:00Z',
         farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
         items: [
           {
             item: 1,
             nombre: 'Ibuprofeno 400 mg comprimidos',
             cantidad: 2,
-            codigo: '1000123',
+            codigo: '1336421',
             sustituido: false,
           },
         ],
@@ -111,7 +112,15 @@ export class HistorialEntryDto {
   })
   evento: string;
   @ApiProperty({ enum: ESTADOS }) estado: string;
-  @ApiProperty({ nullable: true, type: 'integer', format: 'int32', minimum: 1 })
+  @ApiProperty({
+    nullable: true,
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    description:
+      'The delivery attempt (at most MINISTRY_MAX_ATTEMPTS, itself at most 100), or the webhook delivery attempt (at most WEBHOOK_MAX_ATTEMPTS, at most 50); null for a registration or a state change without one',
+  })
   intento: number | null;
   @ApiProperty({
     nullable: true,
@@ -127,10 +136,12 @@ export class TransaccionDto {
   @ApiProperty() cuir: string;
   @ApiProperty({ enum: ESTADOS }) estado: string;
   @ApiProperty({
-    description: 'Delivery attempts made so far',
+    description:
+      'Delivery attempts made so far (at most MINISTRY_MAX_ATTEMPTS, itself at most 100)',
     type: 'integer',
     format: 'int32',
     minimum: 0,
+    maximum: 100,
     example: 1,
   })
   intentos: number;

@@ -57,7 +57,7 @@ export class RecetaItemDto {
     minLength: 1,
     maxLength: 32,
     pattern: '^[A-Za-z0-9-]{1,32}$',
-    example: '1000123',
+    example: '1336421',
   })
   @IsOptional()
   @IsString({ message: 'must be a string' })

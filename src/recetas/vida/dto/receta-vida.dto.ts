@@ -33,11 +33,24 @@ export const ANULACION_PROPERTY: ApiPropertyOptions = {
 };
 
 export class DispensaDeRecetaItemDto {
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Position in the prescription, from 1' })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 10,
+    description: 'Position in the prescription, from 1',
+  })
   item: number;
   @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Units dispensed' }) cantidad: number;
-  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1000123' })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 999,
+    description: 'Units dispensed (at most the prescribed)',
+  })
+  cantidad: number;
+  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1336421' })
   codigo?: string;
   @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
 }
@@ -47,7 +60,7 @@ export class DispensaDeRecetaDto {
   @ApiProperty({ format: 'date-time', description: 'When it was dispensed (fecha_dispensa)' })
   fecha: string;
   @ApiProperty({ type: FarmaciaDto }) farmacia: FarmaciaDto;
-  @ApiProperty({ type: [DispensaDeRecetaItemDto] }) items: DispensaDeRecetaItemDto[];
+  @ApiProperty({ type: [DispensaDeRecetaItemDto], maxItems: 10 }) items: DispensaDeRecetaItemDto[];
   @ApiProperty({ description: 'Reversed by the dispenser: its items are dispensable again' })
   revertida: boolean;
 }
@@ -55,7 +68,9 @@ export class DispensaDeRecetaDto {
 export class RecetaItemDetalleDto extends RecetaItemDto {
   @ApiProperty({
     type: 'integer',
+    format: 'int32',
     minimum: 0,
+    maximum: 999,
     description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
   })
   dispensado: number;

@@ -1,0 +1,314 @@
+import type { ExampleObject, MediaTypeObject, ReferenceObject } from '@nestjs/swagger';
+import { errorCodes, statusOf } from '../common/errors/error-codes.js';
+import type { ErrorCode, ErrorDetail } from '../common/errors/error-codes.js';
+import { EXAMPLE_IDS } from './examples.js';
+
+/**
+ * Error examples as the service writes them: each code with the message and `details` its throw
+ * site produces (the texts below are copied from there, with the example ids of examples.ts).
+ * A response's examples are the codes its description names (those of its status), each from
+ * the operation's own list when it has one, else from the code's default: the document cannot
+ * name a code without showing it, and the e2e suite checks every example against the schema.
+ */
+export interface ErrorExample {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+  /** The key among a response's examples, when one code has several (default: the code). */
+  name?: string;
+  /** A short line naming the case (default: none). */
+  summary?: string;
+}
+
+export const REQUEST_ID_EXAMPLE = '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11';
+
+const { vigencia } = EXAMPLE_IDS;
+
+/** One example per code: what the service answers in the common case. */
+export const ERROR_EXAMPLES: Record<string, ErrorExample> = Object.fromEntries(
+  (
+    [
+      {
+        code: 'VALIDATION_FAILED',
+        message: 'Request validation failed',
+        details: [{ field: 'items[0].cantidad', issue: 'must be an integer from 1 to 999' }],
+      },
+      {
+        code: 'UNKNOWN_FIELD',
+        message: 'Unknown field: observaciones',
+        details: [{ field: 'observaciones', issue: 'is not a known field' }],
+      },
+      { code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' },
+      {
+        code: 'INVALID_DATE_RANGE',
+        message: 'fecha_desde is after fecha_hasta',
+        details: [{ field: 'fecha_desde', issue: 'must not be after fecha_hasta' }],
+      },
+      { code: 'UNAUTHENTICATED', message: 'Missing or invalid X-API-Key / X-API-Secret' },
+      { code: 'FORBIDDEN', message: 'This client lacks the scope recetas:read' },
+      { code: 'NOT_FOUND', message: 'Resource not found' },
+      { code: 'METHOD_NOT_ALLOWED', message: 'Method PUT not allowed on this path' },
+      { code: 'REQUEST_TIMEOUT', message: 'The request took too long to arrive' },
+      {
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        message: 'This Idempotency-Key was used with a different request',
+      },
+      {
+        code: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+        message: 'A request with this Idempotency-Key is still being processed; retry later',
+      },
+      { code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds 100 kB' },
+      { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' },
+      { code: 'HEADERS_TOO_LARGE', message: 'Request headers are too large' },
+      { code: 'RATE_LIMITED', message: 'Rate limit of 600 requests per minute exceeded' },
+      {
+        code: 'UPSTREAM_UNAVAILABLE',
+        message: 'The refeps service is unavailable, try again later',
+      },
+      { code: 'INTERNAL', message: 'Internal server error' },
+      { code: 'SERVICE_UNAVAILABLE', message: 'Service not ready' },
+      {
+        code: 'CUIR_ALREADY_ISSUED',
+        message: 'A CUIR was already issued for this groupId and itemId',
+      },
+      {
+        code: 'CUIR_RULES_VIOLATED',
+        message: 'Type and subtype are incompatible under the local rules',
+        details: [
+          {
+            field: 'medicationType',
+            issue:
+              "subtype '00' is not valid for prescription type '01' (expected 01, 02, 03 or 04)",
+          },
+        ],
+      },
+      {
+        code: 'CUIR_NOT_OWNED',
+        message: 'The CUIR belongs to another platform, repository or client',
+        details: [{ field: 'cuir', issue: 'was issued to another client' }],
+      },
+      { code: 'CUIR_ALREADY_REGISTERED', message: 'This CUIR is already registered' },
+      {
+        code: 'PROFESSIONAL_NOT_ENABLED',
+        message: 'Licence 123456 is not enabled in jurisdiction 02',
+        details: [
+          { field: 'matricula_profesional', issue: 'is not enabled in REFEPS for jurisdiction 02' },
+        ],
+      },
+      { code: 'RECETA_ANULADA', message: 'The prescription was cancelled by its prescriber' },
+      { code: 'RECETA_DISPENSADA', message: 'Every item of the prescription was dispensed' },
+      {
+        code: 'RECETA_RESERVADA',
+        message:
+          'Another dispenser holds a reservation on this prescription until 2026-11-23T13:30:00.000Z',
+        details: [{ field: 'vence_at', issue: '2026-11-23T13:30:00.000Z' }],
+      },
+      {
+        code: 'RESERVA_REITERADA',
+        message:
+          'Your reservation of this prescription ended; another dispenser gets its turn: you may reserve it again from 2026-11-23T13:40:00.000Z (dispensing needs no reservation)',
+        details: [{ field: 'reservable_desde', issue: '2026-11-23T13:40:00.000Z' }],
+      },
+      {
+        code: 'ITEM_YA_DISPENSADO',
+        message: 'Already dispensed: item 1; nothing was dispensed',
+        details: [{ field: 'items[0].item', issue: 'item 1 was dispensed already' }],
+      },
+      {
+        code: 'REVERSION_VENCIDA',
+        message: 'A dispensation can be reversed within 24 hours of being recorded',
+      },
+      {
+        code: 'RECETA_NO_VIGENTE',
+        message: `The prescription is valid from ${vigencia.desde} to ${vigencia.hasta} (Argentina time); not on 2026-12-22`,
+      },
+      {
+        code: 'CANTIDAD_EXCEDIDA',
+        message: 'More units than prescribed for an item; nothing was dispensed',
+        details: [{ field: 'items[0].cantidad', issue: 'item 1 was prescribed 2 units at most' }],
+      },
+    ] satisfies ErrorExample[]
+  ).map((e) => [e.code, e]),
+);
+
+const notFound = (what: string): ErrorExample => ({
+  code: 'NOT_FOUND',
+  message: `${what} not found`,
+});
+const upstream = (system: string): ErrorExample => ({
+  code: 'UPSTREAM_UNAVAILABLE',
+  message: `The ${system} service is unavailable, try again later`,
+});
+const RENDERERS_BUSY: ErrorExample = {
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'Too many documents are being rendered; retry shortly',
+};
+/** A listing's 400s: its query's own faults. */
+const LISTING: ErrorExample[] = [
+  {
+    code: 'VALIDATION_FAILED',
+    message: 'Request validation failed',
+    details: [{ field: 'per_page', issue: 'must be an integer from 1 to 200' }],
+  },
+  {
+    code: 'UNKNOWN_FIELD',
+    message: 'Unknown query parameter: pagina',
+    details: [{ field: 'pagina', issue: 'is not a known query parameter' }],
+  },
+];
+const CITIZEN: ErrorExample[] = [
+  { code: 'UNAUTHENTICATED', message: 'Invalid or expired citizen token' },
+  notFound('Prescription'),
+  {
+    code: 'RATE_LIMITED',
+    message: 'Rate limit of 30 requests per minute exceeded',
+    summary: "Over the citizen's PACIENTE_POR_MINUTO",
+  },
+  {
+    code: 'RATE_LIMITED',
+    name: 'RATE_LIMITED_address',
+    message: 'Rate limit of 120 requests per minute exceeded',
+    summary: "Over the client address's PACIENTE_POR_IP_POR_MINUTO",
+  },
+  {
+    code: 'UPSTREAM_UNAVAILABLE',
+    message: 'The citizen identity provider is unavailable',
+    summary: "Mi Argentina's key set (PACIENTE_JWKS_URL) unreachable",
+  },
+  { ...ERROR_EXAMPLES.INTERNAL, summary: 'Anything else' },
+];
+
+/**
+ * Where an operation answers a code otherwise than its default (another message, other
+ * details, several cases), by operationId. The response must document the code's status.
+ */
+export const OPERATION_ERROR_EXAMPLES: Record<string, ErrorExample[]> = {
+  healthReady: [
+    {
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'Service not ready',
+      details: [{ field: 'database', issue: 'down' }],
+    },
+  ],
+  generarCuir: [
+    {
+      ...ERROR_EXAMPLES.CUIR_ALREADY_ISSUED,
+      summary: 'groupId and itemId issued already (uniqueness policy on)',
+    },
+    {
+      code: 'CUIR_ALREADY_ISSUED',
+      name: 'CUIR_ALREADY_ISSUED_another_client',
+      message: 'This CUIR was already issued to another client',
+      summary: 'The same CUIR was issued to another client (whatever the policy)',
+    },
+  ],
+  registrarReceta: [upstream('refeps')],
+  listarRecetas: LISTING,
+  listarVerificaciones: LISTING,
+  listarEventosReceta: [notFound('Transaction')],
+  obtenerReceta: [notFound('Transaction')],
+  obtenerTransaccion: [notFound('Transaction')],
+  anularReceta: [
+    notFound('Prescription'),
+    {
+      code: 'RECETA_DISPENSADA',
+      message: 'The prescription was dispensed (in part or whole); reverse the dispensation first',
+    },
+    {
+      code: 'RECETA_RESERVADA',
+      message: 'A dispenser holds a reservation on the prescription; try again once it ends',
+    },
+  ],
+  verificarRecetaPorCuir: [
+    notFound('Prescription'),
+    {
+      code: 'RATE_LIMITED',
+      name: 'RATE_LIMITED_unknown_cuirs',
+      message:
+        'Too many verifications of unknown CUIRs (20 per minute); verifications by CUIR are refused until the minute ends',
+      summary: 'Past VERIFICACION_FALLOS_POR_MINUTO unknown CUIRs this minute',
+    },
+    { ...ERROR_EXAMPLES.RATE_LIMITED, summary: "Over the client's requests per minute" },
+  ],
+  reservarReceta: [notFound('Prescription')],
+  liberarReserva: [
+    {
+      code: 'VALIDATION_FAILED',
+      message: 'This operation takes no request body',
+      details: [{ field: '(body)', issue: 'must be absent: a DELETE takes no body' }],
+    },
+    notFound('Reservation'),
+  ],
+  dispensarReceta: [notFound('Prescription')],
+  obtenerDispensa: [notFound('Dispensation')],
+  revertirDispensa: [notFound('Dispensation')],
+  verificarProfesional: [
+    { code: 'NOT_FOUND', message: 'Profesional not found in the registry' },
+    {
+      code: 'NOT_FOUND',
+      name: 'NOT_FOUND_jurisdiccion',
+      message: 'The professional holds no licence in that jurisdiction',
+      summary: 'No licence in the requested jurisdiccion',
+    },
+    upstream('refeps'),
+  ],
+  verificarPersona: [
+    { code: 'NOT_FOUND', message: 'Person not found in the registry' },
+    upstream('renaper'),
+  ],
+  descargarDocumentoReceta: [notFound('Prescription'), RENDERERS_BUSY],
+  obtenerRecetaPaciente: CITIZEN,
+  descargarDocumentoRecetaPaciente: [...CITIZEN, RENDERERS_BUSY],
+};
+
+/** The answer's body for an example: the error envelope of contract §1. */
+export const errorEnvelope = (e: ErrorExample) => ({
+  success: false,
+  error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+  request_id: REQUEST_ID_EXAMPLE,
+});
+
+/**
+ * The error codes a response description names, in order, that answer `status` (words such as
+ * DISPENSA_RESERVA_MINUTOS are not codes; a code of another status is another response's).
+ */
+export function codesNamedIn(description: string, status: number): ErrorCode[] {
+  const known = new Set(errorCodes());
+  const named = description.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{4,}\b/g) ?? [];
+  return [...new Set(named)].filter((w): w is ErrorCode => known.has(w) && statusOf(w) === status);
+}
+
+/**
+ * The examples of a response answering `status` with `description`: for each code it names, the
+ * operation's own examples of that code, else the code's default; then the operation's examples
+ * of codes the description does not name (which the e2e suite reports).
+ */
+export function examplesFor(
+  status: number,
+  description: string,
+  own: ErrorExample[] = [],
+): ErrorExample[] {
+  const mine = own.filter((e) => statusOf(e.code) === status);
+  const named = codesNamedIn(description, status);
+  return [
+    ...named.flatMap((code) => {
+      const specific = mine.filter((e) => e.code === code);
+      return specific.length > 0 ? specific : ERROR_EXAMPLES[code] ? [ERROR_EXAMPLES[code]] : [];
+    }),
+    ...mine.filter((e) => !named.includes(e.code)),
+  ];
+}
+
+/** A media type's example(s): `example` for one, `examples` keyed by name for several. */
+export function exampleMedia(list: ErrorExample[]): Pick<MediaTypeObject, 'example' | 'examples'> {
+  if (list.length === 0) return {};
+  if (list.length === 1) return { example: errorEnvelope(list[0]) };
+  const examples: Record<string, ExampleObject | ReferenceObject> = {};
+  for (const e of list) {
+    examples[e.name ?? e.code] = {
+      ...(e.summary ? { summary: e.summary } : {}),
+      value: errorEnvelope(e),
+    };
+  }
+  return { examples };
+}
