@@ -52,7 +52,15 @@ export class DispensaDeRecetaDto {
   revertida: boolean;
 }
 
+/** `sustituible` as every answer gives it: always said (true unless the prescriber forbade it). */
+export const SUSTITUIBLE_PROPERTY = {
+  description:
+    'Whether another brand or a generic may be given; false: the prescriber forbids substitution',
+  example: true,
+} as const;
+
 export class RecetaItemDetalleDto extends RecetaItemDto {
+  @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
   @ApiProperty({
     type: 'integer',
     minimum: 0,
