@@ -26,7 +26,7 @@ export function registrationBody(cuir = uniqueCuir()): string {
     id_de_receta: `RX-${runTag}-${n}`,
     nombre_medicamento: 'Ibuprofeno',
     fecha_creacion: new Date(Date.now() - 60_000).toISOString(),
-    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' }],
+    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' }],
   });
 }
 

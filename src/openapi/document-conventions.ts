@@ -193,11 +193,13 @@ function completeResponse(
 
   if (status >= 400) {
     // Contract §1: every error the service emits is the error envelope.
-    const example = response.content?.['application/json']?.example as unknown;
+    const json = response.content?.['application/json'];
+    const example = json?.example as unknown;
     response.content = {
       'application/json': {
         schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` },
         ...(example === undefined ? {} : { example }),
+        ...(json?.examples === undefined ? {} : { examples: json.examples }),
       },
     };
   }

@@ -30,7 +30,7 @@ const view = (overrides: Partial<RecetaPdfView> = {}): RecetaPdfView => ({
   documento_paciente: '30111222',
   locacion: 'Clínica Ñandú, consultorio 12 — pingüino',
   items: [
-    { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' },
+    { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' },
     { nombre: 'Losartán 50 mg', cantidad: 1 },
     { nombre: 'Amoxicilina 500 mg cápsulas', cantidad: 3, codigo: 'AMX-500' },
   ],
@@ -84,7 +84,7 @@ describe('renderRecetaPdf', () => {
         'Ibuprofeno 400 mg comprimidos',
         'Losartán 50 mg',
         'Amoxicilina 500 mg cápsulas',
-        '1000123',
+        '1336421',
         'AMX-500',
         view().content_sha256,
         URL,

@@ -4,6 +4,7 @@ import { AuditoriaModule } from '../auditoria/auditoria.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { CuirModule } from '../cuir/cuir.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MedicamentosModule } from '../medicamentos/medicamentos.module.js';
 import { MinisterioModule } from '../ministerio/ministerio.module.js';
 import { ProfesionalModule } from '../profesional/profesional.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
@@ -44,6 +45,7 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     AuditoriaModule,
     CuirModule,
     IdempotencyModule,
+    MedicamentosModule,
     ProfesionalModule,
     MinisterioModule,
     WebhooksModule,

@@ -35,7 +35,7 @@ export function registrationBody(over: Record<string, unknown> = {}): Record<str
     id_de_receta: `RX-${++seq}`,
     nombre_medicamento: 'Ibuprofeno',
     fecha_creacion: new Date(Date.now() - 60_000).toISOString(),
-    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' }],
+    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' }],
     ...over,
   };
 }

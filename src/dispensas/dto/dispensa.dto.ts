@@ -6,9 +6,19 @@ export class DispensaItemDto {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Position in the prescription, from 1' })
   item: number;
   @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
+  @ApiPropertyOptional({
+    description: 'The generic name prescribed, when the prescriber gave one',
+    example: 'ibuprofeno',
+  })
+  dci?: string;
+  @ApiPropertyOptional({
+    description: 'The catalogue code prescribed, when the prescriber gave one',
+    example: '1336421',
+  })
+  codigo_prescrito?: string;
   @ApiProperty({ type: 'integer', minimum: 1, example: 2 }) cantidad_prescrita: number;
   @ApiProperty({ type: 'integer', minimum: 1, example: 2 }) cantidad_dispensada: number;
-  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1000123' })
+  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1336421' })
   codigo?: string;
   @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
 }

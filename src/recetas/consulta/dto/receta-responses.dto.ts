@@ -99,7 +99,7 @@ export class RecetaDetalleDto {
             item: 1,
             nombre: 'Ibuprofeno 400 mg comprimidos',
             cantidad: 2,
-            codigo: '1000123',
+            codigo: '1336421',
             sustituido: false,
           },
         ],

@@ -37,7 +37,7 @@ export class DispensaDeRecetaItemDto {
   item: number;
   @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Units dispensed' }) cantidad: number;
-  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1000123' })
+  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1336421' })
   codigo?: string;
   @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
 }
