@@ -14,8 +14,41 @@ export function uniqueCuir(): string {
   return `00010001020102${groupId}01`;
 }
 
+/**
+ * SPEC 9.2's content, every member filled (test/support/recetas.ts fullContent): the
+ * registrar-contenido scenario's bodies carry it, the registrar scenario's none.
+ */
+export const FULL_CONTENT = {
+  paciente: {
+    nombre: 'Ana María',
+    apellido: 'Fernández',
+    sexo: 'F',
+    fecha_nacimiento: '1985-03-14',
+  },
+  cobertura: {
+    financiador: 'PAMI',
+    numero_afiliado: '15-12345678-9/00',
+    codigo_rnos: '500807',
+    plan: 'Plan 210',
+  },
+  diagnostico: { codigo: 'J02.9', descripcion: 'Faringitis aguda, no especificada' },
+  items: [
+    {
+      nombre: 'Ibupirac 400',
+      cantidad: 2,
+      codigo: '1336421',
+      dci: 'ibuprofeno',
+      concentracion: '400 mg',
+      forma_farmaceutica: 'comprimido recubierto',
+      presentacion: 'envase x 20 comprimidos recubiertos',
+      posologia: '1 comprimido cada 8 horas durante 5 días',
+      sustituible: false,
+    },
+  ],
+};
+
 /** The registration body of test/support/recetas.ts (Laura Gómez, licence 123456 in 02). */
-export function registrationBody(cuir = uniqueCuir()): string {
+export function registrationBody(cuir = uniqueCuir(), content = false): string {
   const n = ++seq;
   return JSON.stringify({
     documento_paciente: '30111222',
@@ -27,16 +60,19 @@ export function registrationBody(cuir = uniqueCuir()): string {
     nombre_medicamento: 'Ibuprofeno',
     fecha_creacion: new Date(Date.now() - 60_000).toISOString(),
     items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' }],
+    ...(content ? FULL_CONTENT : {}),
   });
 }
 
 /**
  * POST /v1/recetas/registrar with a unique CUIR and a unique Idempotency-Key each time;
- * `onCuir` learns each CUIR sent (the dispensar scenario keeps them to dispense).
+ * `onCuir` learns each CUIR sent (the dispensar scenario keeps them to dispense); `content`:
+ * every SPEC 9.2 member (FULL_CONTENT).
  */
 export function registrar(
   headers: Record<string, string>,
   onCuir?: (cuir: string) => void,
+  content = false,
 ): RequestFactory {
   return () => {
     const cuir = uniqueCuir();
@@ -49,7 +85,7 @@ export function registrar(
         'content-type': 'application/json',
         'idempotency-key': randomUUID(),
       },
-      body: registrationBody(cuir),
+      body: registrationBody(cuir, content),
     };
   };
 }

@@ -76,6 +76,15 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
       f: () => req.registrar((mineOwn ?? { reg: clients.reg }).reg.headers),
       ...(own ? { theirs: () => req.registrar(own.reg.headers) } : {}),
     });
+  // The current build with every SPEC 9.2 member against the other's plain registrations:
+  // what a fully described prescription costs against a plain one before the content existed.
+  if (o.scenarios.has('registrar-contenido'))
+    cases.push({
+      scenario: 'registrar-contenido',
+      case: 'every member (other build: none)',
+      f: () => req.registrar((mineOwn ?? { reg: clients.reg }).reg.headers, undefined, true),
+      theirs: () => req.registrar((own ?? { reg: clients.reg }).reg.headers),
+    });
   if (o.scenarios.has('listar'))
     for (const k of listarCases(ctx))
       cases.push({
