@@ -156,16 +156,30 @@ function measure(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts,
   return { size, cols, header, rows };
 }
 
+/**
+ * The largest size at which the table fits, found by bisection (a smaller font never makes the
+ * table taller): measuring ten fully described items is most of a render's time.
+ */
 function fit(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts): Layout {
-  let layout: Layout | undefined;
-  for (const size of SIZES) {
-    layout = measure(doc, items, box, f, size);
-    const total = layout.header + layout.rows.reduce((a, b) => a + b, 0);
-    if (total <= box.height) return layout;
+  const fits = (l: Layout) => l.header + l.rows.reduce((a, b) => a + b, 0) <= box.height;
+  const at = (i: number) => measure(doc, items, box, f, SIZES[i]);
+  const largest = at(0);
+  if (fits(largest)) return largest;
+  const smallest = at(SIZES.length - 1);
+  if (!fits(smallest)) {
+    // Too tall at the smallest size: every row gets an equal share and is cut to it.
+    const share = (box.height - smallest.header) / Math.max(items.length, 1);
+    return { ...smallest, rows: smallest.rows.map((h) => Math.min(h, share)) };
   }
-  // Still too tall at the smallest size: every row gets an equal share and is cut to it.
-  const share = (box.height - layout!.header) / Math.max(items.length, 1);
-  return { ...layout!, rows: layout!.rows.map((h) => Math.min(h, share)) };
+  // SIZES[lo] does not fit, SIZES[hi] does.
+  let [lo, hi, best] = [0, SIZES.length - 1, smallest];
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    const layout = at(mid);
+    if (fits(layout)) [hi, best] = [mid, layout];
+    else lo = mid;
+  }
+  return best;
 }
 
 /** Draws the table; returns the y just below it. */
