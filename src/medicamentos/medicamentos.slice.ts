@@ -40,7 +40,7 @@ export const medicamentosSettings = defineSettings('medicamentos', MedicamentosV
   syncIntervalMinutes: v.CATALOG_SYNC_INTERVAL_MINUTES ?? 1440,
   syncPageSize: v.CATALOG_SYNC_PAGE_SIZE ?? 500,
   syncOnStart: v.CATALOG_SYNC_ON_START ?? true,
-  /** Search results are kept this long per query (0: not cached). */
+  /** Search results (per query) and catalogue codes' existence (per code) are kept this long (0: not cached). */
   searchCacheSeconds: v.CATALOG_SEARCH_CACHE_SECONDS ?? 60,
 }));
 
