@@ -385,6 +385,12 @@ describe('renderRecetaPdf', () => {
         expect(text).toContain(CUIR);
         expect(text).toContain(view().content_sha256); // the footer was not pushed off
         if (nombre === words) expect(text).toContain('Medicamento 10:'); // the last row is there
+        // Cut, the paragraphs take a line each in order while there is room: the name, the
+        // NO SUSTITUIR mark and the generic name stay (the dosage goes first, after them).
+        expect(text.match(/NO SUSTITUIR/g)).toHaveLength(10);
+        expect(text.match(/ d{20,}…/g)).toHaveLength(10);
+        expect(text.match(/999 de 999 dispensado/g)).toHaveLength(10);
+        expect(text.match(/Sustituido por el código X/g)).toHaveLength(10);
       });
       await withTools(['pdftoppm', 'zbarimg'], 'barcodes of the longest prescription', async () => {
         expect(await pdfBarcodes(pdf, 150)).toEqual(

@@ -115,7 +115,11 @@ function partsHeight(doc: Doc, parts: Part[], width: number, size: number, f: Ta
   }, 0);
 }
 
-/** Draws the paragraphs top down within `height`, the last one that does not fit cut short. */
+/**
+ * Draws the paragraphs top down within `height`. When they do not all fit (only at the smallest
+ * size, with members at their longest), every paragraph first gets one line, in order, then
+ * the rest go in order: a long name never pushes the NO SUSTITUIR mark or the dosage off.
+ */
 function drawParts(
   doc: Doc,
   parts: Part[],
@@ -123,20 +127,41 @@ function drawParts(
   size: number,
   f: TableFonts,
 ) {
-  let y = box.y;
-  const bottom = box.y + box.height + 0.5;
-  for (const p of parts) {
-    doc
-      .font(p.bold ? f.bold : f.regular)
-      .fontSize(size)
-      .fillColor(p.color ?? '#000000');
-    const lineHeight = doc.currentLineHeight(true);
-    const room = bottom - y;
-    if (room < lineHeight - 0.01) break;
-    const height = Math.min(doc.heightOfString(p.text, { width: box.width, lineGap: 0 }), room);
-    doc.text(p.text, box.x, y, { width: box.width, height: room, ellipsis: true, lineGap: 0 });
-    y += height;
+  const font = (p: Part) => doc.font(p.bold ? f.bold : f.regular).fontSize(size);
+  const lineHeight = Math.max(
+    ...parts.map((p) => font(p).currentLineHeight(true)),
+    doc.currentLineHeight(true),
+  );
+  const needed = parts.map((p) =>
+    Math.max(
+      1,
+      Math.round(font(p).heightOfString(p.text, { width: box.width, lineGap: 0 }) / lineHeight),
+    ),
+  );
+  let room = Math.floor((box.height + 0.5) / lineHeight);
+  let lines = needed;
+  if (needed.reduce((a, b) => a + b, 0) > room) {
+    lines = needed.map(() => 0);
+    for (let i = 0; i < parts.length && room > 0; i++, room--) lines[i] = 1;
+    for (let i = 0; i < parts.length && room > 0; i++) {
+      const more = Math.min(needed[i] - 1, room);
+      lines[i] += more;
+      room -= more;
+    }
   }
+  let y = box.y;
+  parts.forEach((p, i) => {
+    if (lines[i] === 0) return;
+    font(p).fillColor(p.color ?? '#000000');
+    const height = lines[i] * lineHeight;
+    doc.text(p.text, box.x, y, {
+      width: box.width,
+      height: height + 0.5,
+      ellipsis: true,
+      lineGap: 0,
+    });
+    y += height;
+  });
   doc.fillColor('#000000');
 }
 
