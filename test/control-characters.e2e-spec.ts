@@ -126,6 +126,55 @@ describe('control characters in request text (contract §1)', () => {
     refusedNaming(res, 'locacion', 'items[1].nombre', 'clave\\u0007');
   });
 
+  it("in every member of the prescription's content (SPEC 9.2): 400 naming each", async () => {
+    const bad = 'x\u001b[2Jy';
+    const res = await register(
+      t,
+      owner,
+      registrationBody({
+        paciente: { nombre: bad, apellido: bad, sexo: 'F', fecha_nacimiento: '1985-03-14' },
+        cobertura: { financiador: bad, numero_afiliado: '1', plan: bad },
+        diagnostico: { codigo: 'J02.9', descripcion: bad },
+        items: [
+          {
+            nombre: 'Ibuprofeno',
+            cantidad: 1,
+            dci: bad,
+            concentracion: bad,
+            forma_farmaceutica: bad,
+            presentacion: bad,
+            posologia: `1 cada 8 h\n2 cada 4 h`,
+          },
+        ],
+      }),
+    );
+    refusedNaming(
+      res,
+      'paciente.nombre',
+      'paciente.apellido',
+      'cobertura.financiador',
+      'cobertura.plan',
+      'diagnostico.descripcion',
+      'items[0].dci',
+      'items[0].concentracion',
+      'items[0].forma_farmaceutica',
+      'items[0].presentacion',
+      'items[0].posologia',
+    );
+    const r = await registered({
+      paciente: {
+        nombre: SPANISH,
+        apellido: 'Peñaloza',
+        sexo: 'X',
+        fecha_nacimiento: '1990-01-01',
+      },
+      items: [{ nombre: 'Ibuprofeno', cantidad: 1, dci: SPANISH, posologia: SPANISH }],
+    });
+    const detail = (await api.detalle(owner, r.id).expect(200)).body.data;
+    expect(detail.paciente.nombre).toBe(SPANISH);
+    expect(detail.items[0]).toMatchObject({ dci: SPANISH, posologia: SPANISH });
+  });
+
   it('ordinary Spanish text with accents, ñ, quotes and an emoji still passes everywhere', async () => {
     const r = await registered({ locacion: SPANISH, items: [{ nombre: SPANISH, cantidad: 2 }] });
     const detail = (await api.detalle(owner, r.id).expect(200)).body.data;

@@ -38,7 +38,7 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
   const registered = async (over: Record<string, unknown> = {}) => {
     const body = registrationBody({
       items: [
-        { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' },
+        { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' },
         { nombre: 'Amoxicilina 500 mg cápsulas', cantidad: 1 },
       ],
       ...over,
@@ -53,7 +53,7 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
     const first = await api
       .dispensar(
         a(),
-        dispensaBody(r.cuir, [{ item: 1, cantidad: 1, codigo: '1000124', sustituido: true }]),
+        dispensaBody(r.cuir, [{ item: 1, cantidad: 1, codigo: '2105825', sustituido: true }]),
       )
       .expect(201);
     expect(first.body.data).toMatchObject({
@@ -66,7 +66,7 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
           nombre: 'Ibuprofeno 400 mg comprimidos',
           cantidad_prescrita: 2,
           cantidad_dispensada: 1,
-          codigo: '1000124',
+          codigo: '2105825',
           sustituido: true,
         },
       ],
@@ -95,7 +95,7 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
     expect(detail.dispensas[0]).toMatchObject({
       id: first.body.data.id_dispensa,
       farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
-      items: [{ item: 1, cantidad: 1, codigo: '1000124', sustituido: true }],
+      items: [{ item: 1, cantidad: 1, codigo: '2105825', sustituido: true }],
       revertida: false,
     });
     // Nothing left: no reservation either.

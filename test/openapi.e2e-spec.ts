@@ -395,7 +395,16 @@ describe('the served OpenAPI document', () => {
           d,
           d.paths['/v1/recetas/registrar'].post.requestBody.content['application/json'].schema,
           // Rules no JSON Schema states: not in the future, a real calendar date.
-          { fecha_creacion: pastDateTime },
+          {
+            fecha_creacion: pastDateTime,
+            fecha_nacimiento: fc
+              .date({
+                min: new Date('1900-01-01Z'),
+                max: new Date('2020-12-31Z'),
+                noInvalidDate: true,
+              })
+              .map((d) => d.toISOString().slice(0, 10)),
+          },
         ).map((body) => ({ url: '/v1/recetas/registrar', body: withStartDate(body as Json) })),
       ));
 

@@ -57,8 +57,9 @@ describe("the patient's access with the sandbox as Mi Argentina (contract §8)",
       vigencia_hasta: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       matricula_profesional: '123456',
       items: [
-        { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, dispensado: 0 },
-        { nombre: 'Amoxicilina 500 mg cápsulas', cantidad: 1, dispensado: 0 },
+        // SPEC 9.2's members when registered (none here); sustituible always said.
+        { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, sustituible: true, dispensado: 0 },
+        { nombre: 'Amoxicilina 500 mg cápsulas', cantidad: 1, sustituible: true, dispensado: 0 },
       ],
       documento_url: expect.stringMatching(new RegExp(`/v1/paciente/recetas/${cuir}/documento$`)),
     });

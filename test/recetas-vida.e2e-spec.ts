@@ -311,7 +311,7 @@ describe("a prescription's life: validity and cancellation", () => {
         await api
           .dispensar(
             farmacia,
-            dispensaBody(r.cuir, [{ item: 1, cantidad: 2, codigo: '1000124', sustituido: true }]),
+            dispensaBody(r.cuir, [{ item: 1, cantidad: 2, codigo: '2105825', sustituido: true }]),
           )
           .expect(201)
       ).body.data;
@@ -331,7 +331,7 @@ describe("a prescription's life: validity and cancellation", () => {
         cuir: r.cuir,
         id_dispensa: d.id_dispensa,
         farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
-        items: [{ item: 1, cantidad_dispensada: 2, codigo: '1000124', sustituido: true }],
+        items: [{ item: 1, cantidad_dispensada: 2, codigo: '2105825', sustituido: true }],
         sustituciones: [1],
       });
       expect(byType['receta.dispensa_revertida']).toMatchObject({

@@ -51,6 +51,8 @@ describe('GET /v1/recetas/verificar/{cuir} (dispensers)', () => {
       items: (body.items as object[]).map((i, n) => ({
         item: n + 1,
         ...i,
+        // SPEC 9.2: always said; true unless the prescriber forbade substitution.
+        sustituible: true,
         dispensado: 0,
         dispensable: true,
       })),

@@ -146,7 +146,7 @@ export async function seedRecetas(
        'Ibuprofeno',
        f,
        jsonb_build_array(jsonb_build_object('nombre', 'Ibuprofeno 400 mg comprimidos',
-         'cantidad', 1 + g % 3, 'codigo', '1000123')),
+         'cantidad', 1 + g % 3, 'codigo', '1336421')),
        e,
        CASE e WHEN 'COMPLETED' THEN $6 WHEN 'FAILED' THEN $7 ELSE $8 END,
        CASE e WHEN 'PENDING' THEN 0 ELSE 1 END,

@@ -4,6 +4,7 @@ import { RUNTIME_IDS, type RuntimeId } from './runtime.js';
 
 export const SCENARIOS = [
   'registrar',
+  'registrar-contenido',
   'listar',
   'buscar',
   'verificar',
@@ -19,6 +20,7 @@ export type Scenario = (typeof SCENARIOS)[number];
 /** The scenarios an A/B run (--ab) can measure: the load scenarios, at max throughput. */
 export const AB_SCENARIOS: Scenario[] = [
   'registrar',
+  'registrar-contenido',
   'listar',
   'buscar',
   'verificar',
@@ -103,7 +105,9 @@ export function parseOptions(argv: string[], root: string): Options {
   for (const s of list(flags.get('skip')) ?? []) scenarios.delete(s);
   if (ab) for (const s of scenarios) if (!AB_SCENARIOS.includes(s)) scenarios.delete(s);
   const abOwnDb = flags.get('ab-own-db') === 'true';
-  if (abOwnDb) for (const s of scenarios) if (s !== 'registrar') scenarios.delete(s);
+  if (abOwnDb)
+    for (const s of scenarios)
+      if (s !== 'registrar' && s !== 'registrar-contenido') scenarios.delete(s);
   const runtime = flags.get('runtime') ?? 'both';
   const runtimes: RuntimeId[] =
     runtime === 'both'

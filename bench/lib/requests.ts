@@ -17,8 +17,41 @@ export function uniqueCuir(): string {
   return `00010001020102${groupId}01`;
 }
 
+/**
+ * SPEC 9.2's content, every member filled (test/support/recetas.ts fullContent): the
+ * registrar-contenido scenario's bodies carry it, the registrar scenario's none.
+ */
+export const FULL_CONTENT = {
+  paciente: {
+    nombre: 'Ana María',
+    apellido: 'Fernández',
+    sexo: 'F',
+    fecha_nacimiento: '1985-03-14',
+  },
+  cobertura: {
+    financiador: 'PAMI',
+    numero_afiliado: '15-12345678-9/00',
+    codigo_rnos: '500807',
+    plan: 'Plan 210',
+  },
+  diagnostico: { codigo: 'J02.9', descripcion: 'Faringitis aguda, no especificada' },
+  items: [
+    {
+      nombre: 'Ibupirac 400',
+      cantidad: 2,
+      codigo: '1336421',
+      dci: 'ibuprofeno',
+      concentracion: '400 mg',
+      forma_farmaceutica: 'comprimido recubierto',
+      presentacion: 'envase x 20 comprimidos recubiertos',
+      posologia: '1 comprimido cada 8 horas durante 5 días',
+      sustituible: false,
+    },
+  ],
+};
+
 /** The registration body of test/support/recetas.ts (Laura Gómez, licence 123456 in 02). */
-export function registrationBody(cuir: string): string {
+export function registrationBody(cuir: string, content = false): string {
   const n = ++seq;
   return JSON.stringify({
     documento_paciente: '30111222',
@@ -29,19 +62,21 @@ export function registrationBody(cuir: string): string {
     id_de_receta: `RX-${runTag}-${n}`,
     nombre_medicamento: 'Ibuprofeno',
     fecha_creacion: new Date(Date.now() - 60_000).toISOString(),
-    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' }],
+    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' }],
+    ...(content ? FULL_CONTENT : {}),
   });
 }
 
 /**
  * POST /v1/recetas/registrar with the next CUIR issued to the client (`cuirs`) and a unique
  * Idempotency-Key each time; `onCuir` learns each CUIR sent (the dispensar scenario keeps them
- * to dispense).
+ * to dispense); `content`: every SPEC 9.2 member (FULL_CONTENT).
  */
 export function registrar(
   headers: Record<string, string>,
   cuirs: CuirSupply,
   onCuir?: (cuir: string) => void,
+  content = false,
 ): RequestFactory {
   return () => {
     const cuir = cuirs.next();
@@ -54,7 +89,7 @@ export function registrar(
         'content-type': 'application/json',
         'idempotency-key': randomUUID(),
       },
-      body: registrationBody(cuir),
+      body: registrationBody(cuir, content),
     };
   };
 }

@@ -78,6 +78,21 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
       },
       ...(own ? { theirs: () => req.registrar(own.reg.headers, own.reg.cuirs) } : {}),
     });
+  // The current build with every SPEC 9.2 member against the other's plain registrations:
+  // what a fully described prescription costs against a plain one before the content existed.
+  if (o.scenarios.has('registrar-contenido'))
+    cases.push({
+      scenario: 'registrar-contenido',
+      case: 'every member (other build: none)',
+      f: () => {
+        const { reg } = mineOwn ?? { reg: clients.reg };
+        return req.registrar(reg.headers, reg.cuirs, undefined, true);
+      },
+      theirs: () => {
+        const { reg } = own ?? { reg: clients.reg };
+        return req.registrar(reg.headers, reg.cuirs);
+      },
+    });
   if (o.scenarios.has('listar'))
     for (const k of listarCases(ctx))
       cases.push({

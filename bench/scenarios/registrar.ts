@@ -26,3 +26,22 @@ export async function registrar(ctx: Ctx): Promise<void> {
   bench.extra.registrar_fixed_rate = rates;
   await fixedRounds(bench, meta, fixedContenders(ctx, contenders), (rt) => rates[rt]);
 }
+
+/**
+ * registrar-contenido: the same registrations carrying every SPEC 9.2 member (FULL_CONTENT:
+ * the patient, the coverage, the diagnosis, an item with every member), at max throughput; the
+ * service and, when registrar started them, the baseline and the floor (the peer's DTO knows
+ * no such members).
+ */
+export async function registrarContenido(ctx: Ctx): Promise<void> {
+  const { bench, setup } = ctx;
+  const c = setup.clients.reg;
+  const contenders = allContenders(
+    ctx,
+    req.registrar(c.headers, c.cuirs, undefined, true),
+    req.registrar(asBench(c), c.cuirs, undefined, true),
+  ).filter((k) => k.target !== 'peer');
+  const meta = { scenario: 'registrar-contenido', case: 'unique CUIR + key, every member' };
+  await warm(bench, contenders);
+  await maxRounds(bench, meta, contenders, bench.o.rounds);
+}

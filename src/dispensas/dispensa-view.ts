@@ -7,7 +7,10 @@ import type { DispensaEntity } from './entities/dispensa.entity.js';
 export function dispensaView(
   d: DispensaEntity,
   items: DispensaItemEntity[],
-  receta: { cuir: string; items: ReadonlyArray<{ nombre: string; cantidad: number }> },
+  receta: {
+    cuir: string;
+    items: ReadonlyArray<{ nombre: string; cantidad: number; codigo?: string; dci?: string }>;
+  },
   estado: EstadoReceta,
 ): DispensaDto {
   return {
@@ -18,14 +21,19 @@ export function dispensaView(
     farmacia: { cuit: d.farmacia_cuit, nombre: d.farmacia_nombre },
     items: [...items]
       .sort((a, b) => a.item - b.item)
-      .map((i) => ({
-        item: i.item,
-        nombre: receta.items[i.item - 1]?.nombre ?? '',
-        cantidad_prescrita: receta.items[i.item - 1]?.cantidad ?? i.cantidad,
-        cantidad_dispensada: i.cantidad,
-        ...(i.codigo ? { codigo: i.codigo } : {}),
-        sustituido: i.sustituido,
-      })),
+      .map((i) => {
+        const prescrito = receta.items[i.item - 1];
+        return {
+          item: i.item,
+          nombre: prescrito?.nombre ?? '',
+          ...(prescrito?.dci ? { dci: prescrito.dci } : {}),
+          ...(prescrito?.codigo ? { codigo_prescrito: prescrito.codigo } : {}),
+          cantidad_prescrita: prescrito?.cantidad ?? i.cantidad,
+          cantidad_dispensada: i.cantidad,
+          ...(i.codigo ? { codigo: i.codigo } : {}),
+          sustituido: i.sustituido,
+        };
+      }),
     registrada_at: d.created_at.toISOString(),
     revertida: d.revertida,
     revertida_at: d.revertida_at ? d.revertida_at.toISOString() : null,

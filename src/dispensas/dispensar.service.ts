@@ -6,6 +6,7 @@ import type { ErrorDetail } from '../common/errors/error-codes.js';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { Transactions } from '../database/transactions.js';
+import { MedicamentosService } from '../medicamentos/medicamentos.service.js';
 import { RecetaEventsService } from '../recetas/notificacion/receta-events.service.js';
 import { RecetasService } from '../recetas/recetas.service.js';
 import { argentinaDate } from '../recetas/vida/vigencia.js';
@@ -35,6 +36,7 @@ export class DispensarService {
     private readonly transactions: Transactions,
     private readonly events: RecetaEventsService,
     private readonly audit: DispensasAudit,
+    private readonly medicamentos: MedicamentosService,
   ) {}
 
   async dispensar(client: AuthenticatedClient, dto: DispensarDto): Promise<DispensaDto> {
@@ -42,6 +44,10 @@ export class DispensarService {
     // Known once the prescription is found: a refusal's event names it.
     let idTransaccion: string | null = null;
     try {
+      // Read before the row lock is taken (a cache hit mostly): nothing waits on it holding one.
+      const codigosDesconocidos = await this.medicamentos.codigosDesconocidos(
+        dto.items.flatMap((i) => (i.codigo ? [i.codigo] : [])),
+      );
       return await this.transactions.run(async () => {
         const r = await this.recetas.lockForUpdate({ cuir: dto.cuir });
         if (!r) throw notFound('Prescription');
@@ -63,6 +69,7 @@ export class DispensarService {
             fechaDispensa,
             fechaDispensaAr: argentinaDate(fechaDispensa),
             hoy: argentinaDate(now),
+            codigosDesconocidos,
           },
           dto.items,
         );

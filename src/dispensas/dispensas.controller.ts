@@ -34,7 +34,50 @@ export class DispensasController {
     409: 'RECETA_ANULADA, RECETA_RESERVADA, ITEM_YA_DISPENSADO, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
     413: 'PAYLOAD_TOO_LARGE',
     415: 'UNSUPPORTED_MEDIA_TYPE',
-    422: 'RECETA_NO_VIGENTE or CANTIDAD_EXCEDIDA',
+    422: {
+      description:
+        'RECETA_NO_VIGENTE, CANTIDAD_EXCEDIDA, SUSTITUCION_NO_PERMITIDA (sustituido: true on an item the prescriber marked sustituible: false), SUSTITUCION_NO_DECLARADA (a codigo other than the prescribed one without sustituido: true) or MEDICAMENTO_DESCONOCIDO (a codigo not in the catalogue); `details` names each item at fault and nothing is dispensed',
+      examples: {
+        sustitucionNoPermitida: {
+          code: 'SUSTITUCION_NO_PERMITIDA',
+          message: 'The prescriber forbade substituting an item; nothing was dispensed',
+          details: [
+            {
+              field: 'items[0].sustituido',
+              issue: 'item 1 may not be substituted (the prescriber marked it sustituible: false)',
+            },
+          ],
+        },
+        sustitucionNoDeclarada: {
+          code: 'SUSTITUCION_NO_DECLARADA',
+          message:
+            'A code other than the prescribed one was dispensed without declaring a substitution; nothing was dispensed',
+          details: [
+            {
+              field: 'items[0].codigo',
+              issue:
+                'item 1 was prescribed as 1336421: dispensing 2105825 is a substitution (send sustituido: true)',
+            },
+          ],
+        },
+        medicamentoDesconocido: {
+          code: 'MEDICAMENTO_DESCONOCIDO',
+          message:
+            'Not in the medication catalogue: items[0].codigo (see GET /v1/medicamentos/buscar); nothing was written',
+          details: [
+            {
+              field: 'items[0].codigo',
+              issue: '9999999 is not a code of the medication catalogue',
+            },
+          ],
+        },
+        cantidadExcedida: {
+          code: 'CANTIDAD_EXCEDIDA',
+          message: 'More units than prescribed for an item; nothing was dispensed',
+          details: [{ field: 'items[0].cantidad', issue: 'item 1 was prescribed 2 units at most' }],
+        },
+      },
+    },
   })
   create(
     @CurrentClient() client: AuthenticatedClient,

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditoriaModule } from '../auditoria/auditoria.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MedicamentosModule } from '../medicamentos/medicamentos.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
 import { DispensacionPort } from '../recetas/vida/dispensacion.port.js';
 import { DispensacionAdapter } from './dispensacion.adapter.js';
@@ -35,6 +36,7 @@ import { ReservasService } from './reservas.service.js';
     AuthModule,
     IdempotencyModule,
     AuditoriaModule,
+    MedicamentosModule,
     RecetasModule,
   ],
   controllers: [ReservasController, DispensasController],

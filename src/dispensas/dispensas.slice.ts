@@ -20,6 +20,9 @@ export const DISPENSAS_ERRORS = defineErrorCodes({
   RESERVA_REITERADA: 409,
   RECETA_NO_VIGENTE: 422,
   CANTIDAD_EXCEDIDA: 422,
+  // SPEC 9.2: the prescriber's `sustituible: false`, and a code change not declared.
+  SUSTITUCION_NO_PERMITIDA: 422,
+  SUSTITUCION_NO_DECLARADA: 422,
 });
 
 declare module '../common/http/access.js' {

@@ -178,3 +178,84 @@ describe('turnoProblem (the turn after a reservation ends)', () => {
     expect(turnoProblem(at(2.9), 0.05)?.code).toBe('RESERVA_REITERADA');
   });
 });
+
+describe('substitution and catalogue codes (SPEC 9.2), all or nothing', () => {
+  const conCodigos = receta({
+    items: [
+      { nombre: 'Ibupirac 400', cantidad: 2, codigo: '1336421', sustituible: false },
+      { nombre: 'Amoxicilina 500 mg', cantidad: 1, codigo: '2393070' },
+      { nombre: 'Paracetamol 500 mg', cantidad: 1 },
+    ],
+    cerrado: [false, false, false],
+  });
+  const dispensar = (items: Parameters<typeof dispensaProblem>[2], desconocidos: string[] = []) =>
+    refusal(
+      dispensaProblem(
+        conCodigos,
+        { ...pedido(), codigosDesconocidos: new Set(desconocidos) },
+        items,
+      ),
+    );
+
+  it('accepts the prescribed code, a declared substitution where allowed, any code for an item prescribed without one', () => {
+    expect(dispensar([{ item: 1, cantidad: 2, codigo: '1336421' }])).toBeNull();
+    expect(dispensar([{ item: 2, cantidad: 1, codigo: '4083108', sustituido: true }])).toBeNull();
+    expect(dispensar([{ item: 3, cantidad: 1, codigo: '1342104' }])).toBeNull();
+    expect(dispensar([{ item: 2, cantidad: 1 }])).toBeNull();
+  });
+
+  it('sustituido: true on an item marked sustituible: false is 422 SUSTITUCION_NO_PERMITIDA, even with the same code', () => {
+    for (const codigo of ['1336421', '2105825', undefined]) {
+      expect(
+        dispensar([
+          { item: 2, cantidad: 1 },
+          { item: 1, cantidad: 1, codigo, sustituido: true },
+        ]),
+      ).toEqual({
+        code: 'SUSTITUCION_NO_PERMITIDA',
+        details: [
+          'items[1].sustituido: item 1 may not be substituted (the prescriber marked it sustituible: false)',
+        ],
+      });
+    }
+  });
+
+  it('another code without sustituido: true is 422 SUSTITUCION_NO_DECLARADA, naming each item', () => {
+    expect(
+      dispensar([
+        { item: 1, cantidad: 1, codigo: '2105825' },
+        { item: 2, cantidad: 1, codigo: '4083108', sustituido: false },
+      ]),
+    ).toEqual({
+      code: 'SUSTITUCION_NO_DECLARADA',
+      details: [
+        'items[0].codigo: item 1 was prescribed as 1336421: dispensing 2105825 is a substitution (send sustituido: true)',
+        'items[1].codigo: item 2 was prescribed as 2393070: dispensing 4083108 is a substitution (send sustituido: true)',
+      ],
+    });
+  });
+
+  it('a code not in the catalogue is 422 MEDICAMENTO_DESCONOCIDO, after the substitution rules', () => {
+    expect(dispensar([{ item: 3, cantidad: 1, codigo: '9999999' }], ['9999999'])).toEqual({
+      code: 'MEDICAMENTO_DESCONOCIDO',
+      details: ['items[0].codigo: 9999999 is not a code of the medication catalogue'],
+    });
+    expect(dispensar([{ item: 1, cantidad: 1, codigo: '9999999' }], ['9999999'])?.code).toBe(
+      'SUSTITUCION_NO_DECLARADA',
+    );
+  });
+
+  it('comes after the quantities (422 CANTIDAD_EXCEDIDA) and before an item dispensed already (409)', () => {
+    expect(dispensar([{ item: 1, cantidad: 3, codigo: '2105825', sustituido: true }])?.code).toBe(
+      'CANTIDAD_EXCEDIDA',
+    );
+    const cerrada = { ...conCodigos, cerrado: [true, false, false] };
+    expect(
+      refusal(
+        dispensaProblem(cerrada, pedido(), [
+          { item: 1, cantidad: 1, codigo: '2105825', sustituido: true },
+        ]),
+      )?.code,
+    ).toBe('SUSTITUCION_NO_PERMITIDA');
+  });
+});

@@ -1,5 +1,6 @@
 import { DomainError, validationFailed } from '../common/errors/domain-error.js';
 import type { ErrorDetail } from '../common/errors/error-codes.js';
+import { medicamentoDesconocido } from '../medicamentos/medicamento-desconocido.js';
 
 /**
  * Contract §7's rules of reservation and dispensation as pure functions over what the prescription's
@@ -11,8 +12,11 @@ import type { ErrorDetail } from '../common/errors/error-codes.js';
 export interface RecetaEnJuego {
   anulada: boolean;
   vigencia: { desde: string; hasta: string };
-  /** Per prescription item (index = position − 1). */
-  items: Array<{ nombre: string; cantidad: number }>;
+  /**
+   * Per prescription item (index = position − 1): `codigo` as prescribed, `sustituible` false
+   * when the prescriber forbade substitution (absent: allowed).
+   */
+  items: Array<{ nombre: string; cantidad: number; codigo?: string; sustituible?: boolean }>;
   /** Per item: already closed by a dispensation not reversed. */
   cerrado: boolean[];
   /** The live reservation, if any. */
@@ -23,6 +27,10 @@ export interface RecetaEnJuego {
 export interface ItemPedido {
   item: number;
   cantidad: number;
+  /** The catalogue code dispensed. */
+  codigo?: string;
+  /** Another brand or a generic was given. */
+  sustituido?: boolean;
 }
 
 const anulada = () =>
@@ -84,12 +92,21 @@ export function turnoProblem(ultima: ReservaTerminada | null, minutos: number): 
  * Dispensing, all or nothing, in contract §7's order: cancelled (409), another's live reservation
  * (409), fecha_dispensa before the issue (400), outside the window (422) — the dispensation's
  * date in Argentina time must fall in it, and a prescription past its window (VENCIDA today)
- * takes none —, an item beyond the prescription's (400), more units than prescribed (422), an
- * item dispensed already (409). Item errors name every offending item in `details`.
+ * takes none —, an item beyond the prescription's (400), more units than prescribed (422), a
+ * substitution the prescriber forbade (422), a code other than the prescribed one not declared
+ * a substitution (422), a code not in the catalogue (422: `codigosDesconocidos`, read before),
+ * an item dispensed already (409). Item errors name every offending item in `details`.
  */
 export function dispensaProblem(
   r: RecetaEnJuego,
-  pedido: { clientId: string; fechaDispensa: Date; fechaDispensaAr: string; hoy: string },
+  pedido: {
+    clientId: string;
+    fechaDispensa: Date;
+    fechaDispensaAr: string;
+    hoy: string;
+    /** The dispensed codes the catalogue does not hold (MedicamentosService). */
+    codigosDesconocidos?: ReadonlySet<string>;
+  },
   items: ItemPedido[],
 ): DomainError | null {
   if (r.anulada) return anulada();
@@ -129,6 +146,10 @@ export function dispensaProblem(
       'More units than prescribed for an item; nothing was dispensed',
       excess,
     );
+  const sustitucion = sustitucionProblem(r, items);
+  if (sustitucion) return sustitucion;
+  const desconocido = medicamentoDesconocido(items, pedido.codigosDesconocidos ?? new Set());
+  if (desconocido) return desconocido;
   const done = offending(
     items,
     (i) => r.cerrado[i.item - 1],
@@ -136,6 +157,46 @@ export function dispensaProblem(
     (i) => `item ${i.item} was dispensed already`,
   );
   if (done.length > 0) return itemYaDispensado(done);
+  return null;
+}
+
+/**
+ * SPEC 9.2's substitution rules over the items in range: `sustituido: true` on an item the
+ * prescriber marked `sustituible: false` (422 SUSTITUCION_NO_PERMITIDA); a dispensed `codigo`
+ * other than the prescribed one without `sustituido: true` (422 SUSTITUCION_NO_DECLARADA). An
+ * item prescribed without a code (by its generic name) takes any code.
+ */
+export function sustitucionProblem(r: RecetaEnJuego, items: ItemPedido[]): DomainError | null {
+  const prescrito = (i: ItemPedido) => r.items[i.item - 1];
+  const prohibida = offending(
+    items,
+    (i) => i.sustituido === true && prescrito(i).sustituible === false,
+    'sustituido',
+    (i) => `item ${i.item} may not be substituted (the prescriber marked it sustituible: false)`,
+  );
+  if (prohibida.length > 0)
+    return new DomainError(
+      'SUSTITUCION_NO_PERMITIDA',
+      'The prescriber forbade substituting an item; nothing was dispensed',
+      prohibida,
+    );
+  const noDeclarada = offending(
+    items,
+    (i) =>
+      i.sustituido !== true &&
+      i.codigo !== undefined &&
+      prescrito(i).codigo !== undefined &&
+      i.codigo !== prescrito(i).codigo,
+    'codigo',
+    (i) =>
+      `item ${i.item} was prescribed as ${prescrito(i).codigo}: dispensing ${i.codigo} is a substitution (send sustituido: true)`,
+  );
+  if (noDeclarada.length > 0)
+    return new DomainError(
+      'SUSTITUCION_NO_DECLARADA',
+      'A code other than the prescribed one was dispensed without declaring a substitution; nothing was dispensed',
+      noDeclarada,
+    );
   return null;
 }
 
@@ -151,7 +212,7 @@ export function itemYaDispensado(details: ErrorDetail[]): DomainError {
 function offending(
   items: ItemPedido[],
   bad: (i: ItemPedido) => boolean,
-  field: 'item' | 'cantidad',
+  field: 'item' | 'cantidad' | 'codigo' | 'sustituido',
   issue: (i: ItemPedido) => string,
 ): ErrorDetail[] {
   return items.flatMap((i, n) =>

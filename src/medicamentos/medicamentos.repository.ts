@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { StoredMedicamento } from './medicamento-mapping.js';
 import { searchStatement } from './busqueda.sql.js';
+import { CatalogoSyncStateEntity } from './entities/catalogo-sync-state.entity.js';
 import { MedicamentoEntity } from './entities/medicamento.entity.js';
 
 export interface SearchPage {
@@ -59,6 +60,20 @@ export class MedicamentosRepository {
       },
     });
     return found ?? undefined;
+  }
+
+  /** Which of `codes` the mirror holds. */
+  async existingCodes(codes: string[]): Promise<string[]> {
+    const rows: Array<{ code: string }> = await this.db.query(
+      'SELECT code FROM medicamentos WHERE code = ANY($1::text[])',
+      [codes],
+    );
+    return rows.map((r) => r.code);
+  }
+
+  /** Whether any catalogue sync ever completed (its state row exists). */
+  async everSynced(): Promise<boolean> {
+    return this.db.getRepository(CatalogoSyncStateEntity).exists();
   }
 
   async isEmpty(): Promise<boolean> {

@@ -5,6 +5,7 @@ import { medicamentosSettings } from './medicamentos.slice.js';
 import type { MedicamentosSettings } from './medicamentos.slice.js';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { CatalogoSyncService } from './catalogo-sync.service.js';
+import { CodigosCatalogo } from './codigos-catalogo.js';
 import {
   type BuscarMedicamentosQueryDto,
   DEFAULT_PER_PAGE,
@@ -36,6 +37,7 @@ export class MedicamentosService {
    * visible within that time.
    */
   private readonly results: LookupCache<SearchPage>;
+  private readonly codigos: CodigosCatalogo;
 
   constructor(
     private readonly mirror: MedicamentosRepository,
@@ -52,7 +54,23 @@ export class MedicamentosService {
       weigh: (page) => Math.max(1, page.rows.length),
       maxWeight: SEARCH_CACHE_MAX_ROWS,
     });
-    sync.onMirrorChanged(() => this.results.clear());
+    this.codigos = new CodigosCatalogo(
+      { existing: (codes) => mirror.existingCodes(codes), synced: () => mirror.everSynced() },
+      ttlMs,
+    );
+    sync.onMirrorChanged(() => {
+      this.results.clear();
+      this.codigos.clear();
+    });
+  }
+
+  /**
+   * The codes of `codes` that are not in the catalogue (SPEC 9.2: a prescribed or dispensed
+   * code must be one); none while the mirror has never synced, when nothing can be checked.
+   * Answers are kept CATALOG_SEARCH_CACHE_SECONDS and dropped by every sync.
+   */
+  codigosDesconocidos(codes: readonly string[]): Promise<Set<string>> {
+    return this.codigos.desconocidos(codes);
   }
 
   async buscar(query: BuscarMedicamentosQueryDto): Promise<MedicamentosPage> {

@@ -1,4 +1,5 @@
 import type { ModuleSlice } from '../common/module-slice.js';
+import { defineErrorCodes } from '../common/errors/error-codes.js';
 import { defineScopes } from '../common/http/access.js';
 import { BoolSetting, IntSetting, PatternSetting } from '../config/setting-decorators.js';
 import { defineSettings, SettingsOf } from '../config/settings.js';
@@ -8,8 +9,16 @@ export const MEDICAMENTOS_SCOPES = defineScopes({
   'medicamentos:read': 'search the medication catalogue',
 });
 
+/** A prescribed or dispensed code not in the catalogue mirror (SPEC 9.2; medicamento-desconocido.ts). */
+export const MEDICAMENTOS_ERRORS = defineErrorCodes({
+  MEDICAMENTO_DESCONOCIDO: 422,
+});
+
 declare module '../common/http/access.js' {
   interface Scopes extends Record<keyof typeof MEDICAMENTOS_SCOPES, true> {}
+}
+declare module '../common/errors/error-codes.js' {
+  interface ErrorCodes extends Record<keyof typeof MEDICAMENTOS_ERRORS, number> {}
 }
 
 class MedicamentosVariables {
@@ -31,7 +40,7 @@ export const medicamentosSettings = defineSettings('medicamentos', MedicamentosV
   syncIntervalMinutes: v.CATALOG_SYNC_INTERVAL_MINUTES ?? 1440,
   syncPageSize: v.CATALOG_SYNC_PAGE_SIZE ?? 500,
   syncOnStart: v.CATALOG_SYNC_ON_START ?? true,
-  /** Search results are kept this long per query (0: not cached). */
+  /** Search results (per query) and catalogue codes' existence (per code) are kept this long (0: not cached). */
   searchCacheSeconds: v.CATALOG_SEARCH_CACHE_SECONDS ?? 60,
 }));
 
@@ -40,6 +49,7 @@ export type MedicamentosSettings = SettingsOf<typeof medicamentosSettings>;
 export const medicamentosSlice: ModuleSlice = {
   name: 'medicamentos',
   scopes: MEDICAMENTOS_SCOPES,
+  errors: MEDICAMENTOS_ERRORS,
   settings: [medicamentosSettings],
   migrations: [MedicamentosMirror1763800004000],
 };

@@ -6,7 +6,15 @@ import { InjectSettings } from '../config/settings.js';
 import { parseCuir } from '../cuir/cuir-format.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
 import { recetaContentHash } from '../recetas/receta-content-hash.js';
-import { Receta, RecetasService } from '../recetas/recetas.service.js';
+import {
+  coberturaDe,
+  diagnosticoDe,
+  itemContenido,
+  pacienteDe,
+  Receta,
+  RecetasService,
+} from '../recetas/recetas.service.js';
+import type { VidaReceta } from '../recetas/vida/receta-vida.js';
 import { pacienteSettings } from './paciente.slice.js';
 import type { PacienteSettings } from './paciente.slice.js';
 import {
@@ -15,7 +23,7 @@ import {
   RenderPoolFull,
   renderWorkerFile,
 } from './pdf/render-pool.js';
-import type { RecetaPdfView } from './receta-pdf-view.js';
+import type { RecetaPdfDispensa, RecetaPdfView } from './receta-pdf-view.js';
 import { jurisdiccionOf } from './receta-pdf-view.js';
 import { EnlacesPublicos } from '../publico/enlaces-publicos.service.js';
 
@@ -85,8 +93,11 @@ export class DocumentoService implements OnModuleDestroy {
       jurisdiccion: jurisdiccionOf(jurisdiccion),
       profesional_nombre: await this.profesional.nombreDe(r.matricula_profesional, jurisdiccion),
       documento_paciente: r.documento_paciente,
+      paciente: pacienteDe(r),
+      cobertura: coberturaDe(r),
+      diagnostico_codigo: diagnosticoDe(r)?.codigo ?? null,
       locacion: r.locacion,
-      items: r.items.map((i) => ({ nombre: i.nombre, cantidad: i.cantidad, codigo: i.codigo })),
+      items: r.items.map((i, n) => ({ ...itemContenido(i), dispensa: dispensaDe(vida, n + 1) })),
       estado_receta: vida.estado_receta,
       anulacion: vida.anulacion && {
         at: vida.anulacion.at.toISOString(),
@@ -96,4 +107,21 @@ export class DocumentoService implements OnModuleDestroy {
       verification_url: this.enlaces.url(r.cuir),
     };
   }
+}
+
+/** What a dispensation not reversed gave of item `item` (at most one exists), or null. */
+function dispensaDe(vida: VidaReceta, item: number): RecetaPdfDispensa | null {
+  for (const d of vida.dispensas) {
+    if (d.revertida) continue;
+    const i = d.items.find((x) => x.item === item);
+    if (i)
+      return {
+        cantidad: i.cantidad,
+        farmacia: d.farmacia.nombre,
+        fecha: d.fecha_dispensa.toISOString(),
+        codigo: i.codigo,
+        sustituido: i.sustituido,
+      };
+  }
+  return null;
 }

@@ -6,7 +6,12 @@ import type { AuthenticatedClient } from '../common/http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { publicBaseUrl } from '../config/core-config.js';
-import { Receta, RecetasService } from '../recetas/recetas.service.js';
+import {
+  contenidoVisible,
+  itemContenido,
+  Receta,
+  RecetasService,
+} from '../recetas/recetas.service.js';
 import { cuilMatchesDocumento, isValidCuil } from './cuil.js';
 import { DocumentoService } from './documento.service.js';
 import type { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
@@ -39,10 +44,11 @@ export class PacienteService {
       vigencia_hasta: vida.vigencia_hasta,
       matricula_profesional: r.matricula_profesional,
       items: r.items.map((i, n) => ({
-        nombre: i.nombre,
-        cantidad: i.cantidad,
+        ...itemContenido(i),
         dispensado: vida.dispensado[n] ?? 0,
       })),
+      // Their own data: who it is for, the coverage, the diagnosis.
+      ...contenidoVisible(r, ['paciente', 'cobertura', 'diagnostico']),
       documento_url: `${publicBaseUrl(this.config)}/v1/paciente/recetas/${r.cuir}/documento`,
     };
   }

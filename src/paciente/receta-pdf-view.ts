@@ -13,11 +13,48 @@ export const ESTADOS_RECETA = [
 ] as const;
 export type EstadoReceta = (typeof ESTADOS_RECETA)[number];
 
+/** What was dispensed of an item (by a dispensation not reversed: at most one per item). */
+export interface RecetaPdfDispensa {
+  cantidad: number;
+  /** The pharmacy's name. */
+  farmacia: string;
+  /** ISO 8601 instant of the dispensation. */
+  fecha: string;
+  /** The code dispensed, when the pharmacy gave one. */
+  codigo?: string | null;
+  sustituido: boolean;
+}
+
 export interface RecetaPdfItem {
   nombre: string;
   cantidad: number;
   /** Catalogue code, when the prescriber gave one. */
   codigo?: string | null;
+  /** SPEC 9.2's members, when given. */
+  dci?: string | null;
+  concentracion?: string | null;
+  forma_farmaceutica?: string | null;
+  presentacion?: string | null;
+  posologia?: string | null;
+  /** False: the prescriber forbids substitution ("no sustituir"); absent: allowed. */
+  sustituible?: boolean;
+  /** Absent or null: nothing dispensed. */
+  dispensa?: RecetaPdfDispensa | null;
+}
+
+export interface RecetaPdfPaciente {
+  nombre: string;
+  apellido: string;
+  sexo: string;
+  /** YYYY-MM-DD. */
+  fecha_nacimiento: string;
+}
+
+export interface RecetaPdfCobertura {
+  financiador: string;
+  numero_afiliado: string;
+  codigo_rnos?: string | null;
+  plan?: string | null;
 }
 
 export interface RecetaPdfView {
@@ -35,6 +72,11 @@ export interface RecetaPdfView {
   profesional_nombre?: string | null;
   /** The patient's DNI, 7 or 8 digits. */
   documento_paciente: string;
+  /** SPEC 9.2: who it is for and the coverage, when registered. */
+  paciente?: RecetaPdfPaciente | null;
+  cobertura?: RecetaPdfCobertura | null;
+  /** The diagnosis's ICD-10 code only (its description is not printed). */
+  diagnostico_codigo?: string | null;
   locacion: string;
   items: RecetaPdfItem[];
   estado_receta: EstadoReceta;

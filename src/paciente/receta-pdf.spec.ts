@@ -12,6 +12,7 @@ import {
   fechaAr,
   fechaHoraAr,
   jurisdiccionOf,
+  type RecetaPdfItem,
   type RecetaPdfView,
 } from './receta-pdf-view.js';
 import { enlacePublico } from '../publico/enlaces-publicos.js';
@@ -30,7 +31,7 @@ const view = (overrides: Partial<RecetaPdfView> = {}): RecetaPdfView => ({
   documento_paciente: '30111222',
   locacion: 'Clínica Ñandú, consultorio 12 — pingüino',
   items: [
-    { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' },
+    { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' },
     { nombre: 'Losartán 50 mg', cantidad: 1 },
     { nombre: 'Amoxicilina 500 mg cápsulas', cantidad: 3, codigo: 'AMX-500' },
   ],
@@ -84,7 +85,7 @@ describe('renderRecetaPdf', () => {
         'Ibuprofeno 400 mg comprimidos',
         'Losartán 50 mg',
         'Amoxicilina 500 mg cápsulas',
-        '1000123',
+        '1336421',
         'AMX-500',
         view().content_sha256,
         URL,
@@ -151,12 +152,223 @@ describe('renderRecetaPdf', () => {
     });
   });
 
+  /** Ten items as a prescriber writes them, every SPEC 9.2 member filled; three dispensed. */
+  const fullItems = (): RecetaPdfItem[] =>
+    [
+      [
+        'Ibupirac 400',
+        'ibuprofeno',
+        '400 mg',
+        'comprimido recubierto',
+        'envase x 20 comprimidos recubiertos',
+        '1 comprimido cada 8 horas durante 5 días, con las comidas',
+        '1336421',
+      ],
+      [
+        'Amoxidal 500',
+        'amoxicilina',
+        '500 mg',
+        'comprimido',
+        'envase x 21 comprimidos',
+        '1 comprimido cada 8 horas durante 7 días',
+        '3861688',
+      ],
+      [
+        'Tafirol',
+        'paracetamol',
+        '500 mg',
+        'comprimido',
+        'envase x 20 comprimidos',
+        '1 comprimido cada 6 horas si hay fiebre o dolor',
+        '3874871',
+      ],
+      [
+        'Lotrial 10',
+        'enalapril',
+        '10 mg',
+        'comprimido',
+        'envase x 30 comprimidos',
+        '1 comprimido por la mañana',
+        '2522848',
+      ],
+      [
+        'Losacor 50',
+        'losartán potásico',
+        '50 mg',
+        'comprimido recubierto',
+        'envase x 30 comprimidos recubiertos',
+        '1 comprimido por día',
+        '2554507',
+      ],
+      [
+        'Rivotril 2',
+        'clonazepam',
+        '2 mg',
+        'comprimido ranurado',
+        'envase x 30 comprimidos ranurados',
+        'medio comprimido por la noche',
+        '4613896',
+      ],
+      [
+        'Omeprazol 20',
+        'omeprazol',
+        '20 mg',
+        'cápsula',
+        'envase x 28 cápsulas',
+        '1 cápsula en ayunas',
+        '1111111',
+      ],
+      [
+        'Metformina 850',
+        'metformina clorhidrato',
+        '850 mg',
+        'comprimido',
+        'envase x 60 comprimidos',
+        '1 comprimido con almuerzo y cena',
+        '2222222',
+      ],
+      [
+        'Atorvastatina 20',
+        'atorvastatina',
+        '20 mg',
+        'comprimido recubierto',
+        'envase x 30 comprimidos recubiertos',
+        '1 comprimido por la noche',
+        '3333333',
+      ],
+      [
+        'Salbutamol aerosol',
+        'salbutamol',
+        '100 mcg/dosis',
+        'aerosol para inhalación',
+        'envase x 200 dosis',
+        '2 inhalaciones cada 6 horas si hay falta de aire',
+        '4444444',
+      ],
+    ].map(
+      ([nombre, dci, concentracion, forma_farmaceutica, presentacion, posologia, codigo], i) => ({
+        nombre,
+        dci,
+        concentracion,
+        forma_farmaceutica,
+        presentacion,
+        posologia,
+        codigo,
+        cantidad: 2,
+        sustituible: i % 3 !== 1,
+        dispensa:
+          i < 3
+            ? {
+                cantidad: i === 0 ? 1 : 2,
+                farmacia: 'Farmacia Central',
+                fecha: '2026-11-23T15:20:00Z',
+                codigo: i === 2 ? '1342104' : codigo,
+                sustituido: i === 2,
+              }
+            : null,
+      }),
+    );
+  const content = {
+    paciente: {
+      nombre: 'Ana María',
+      apellido: 'Fernández',
+      sexo: 'F',
+      fecha_nacimiento: '1985-03-14',
+    },
+    cobertura: {
+      financiador: 'PAMI',
+      numero_afiliado: '15-12345678-9/00',
+      plan: 'Plan 210',
+      codigo_rnos: '500807',
+    },
+    diagnostico_codigo: 'J02.9',
+  };
+
+  it('prints the content of SPEC 9.2: patient, coverage, diagnosis code, each item in full, "1 de 2", pharmacy, substitute, "no sustituir", on one page', async () => {
+    const items = fullItems();
+    const pdf = await renderRecetaPdf(
+      view({ ...content, items, estado_receta: 'DISPENSADA_PARCIAL' }),
+    );
+    expect(rawPageCount(pdf)).toBe(1);
+    await withTools(['pdfinfo'], 'page count by pdfinfo', async () => {
+      expect(await pdfPageCount(pdf)).toBe(1);
+    });
+    await withTools(['pdftotext'], 'text of a fully described prescription', async () => {
+      const text = flat(await pdfText(pdf));
+      for (const expected of [
+        'Ana María Fernández',
+        'DNI 30111222',
+        'sexo F',
+        'nacimiento 14/03/1985',
+        'PAMI',
+        'Afiliado 15-12345678-9/00',
+        'Plan 210',
+        'RNOS 500807',
+        'Diagnóstico (CIE-10)',
+        'J02.9',
+        '1 de 2 dispensado',
+        '2 de 2 dispensado',
+        '0 de 2 dispensado',
+        'Farmacia Central',
+        'Sustituido por el código 1342104',
+      ])
+        expect(text).toContain(expected);
+      for (const item of items) {
+        for (const member of [item.nombre, item.dci, item.concentracion, item.codigo])
+          expect(text).toContain(member);
+        expect(text).toContain(`Posología: ${item.posologia}`);
+      }
+      // "No sustituir" exactly where the prescriber forbade it (items 2, 5, 8).
+      expect(text.match(/NO SUSTITUIR/g)).toHaveLength(3);
+      expect(text).not.toContain('…');
+    });
+    await withTools(
+      ['pdftoppm', 'zbarimg'],
+      'barcodes of a fully described prescription',
+      async () => {
+        expect(await pdfBarcodes(pdf, 150)).toEqual(
+          expect.arrayContaining([`CODE-128:${CUIR}`, `QR-Code:${URL}`]),
+        );
+      },
+    );
+  });
+
   it('stays on one page with every field at its longest, cutting only what 6 pt cannot hold', async () => {
     const unbroken = (i: number) => `${i}`.padEnd(200, 'Á');
+    const longest = (nombre: (i: number) => string): RecetaPdfItem[] =>
+      longItems(nombre).map((item) => ({
+        ...item,
+        dci: 'd'.repeat(200),
+        concentracion: 'c'.repeat(50),
+        forma_farmaceutica: 'f'.repeat(50),
+        presentacion: 'p'.repeat(100),
+        posologia: 'Posología larga '.repeat(19).slice(0, 300),
+        sustituible: false,
+        dispensa: {
+          cantidad: 999,
+          farmacia: 'F'.repeat(200),
+          fecha: '2026-11-23T15:20:00Z',
+          codigo: 'X'.repeat(32),
+          sustituido: true,
+        },
+      }));
     for (const nombre of [words, unbroken]) {
       const pdf = await renderRecetaPdf(
         view({
-          items: longItems(nombre),
+          paciente: {
+            nombre: 'N'.repeat(100),
+            apellido: 'A'.repeat(100),
+            sexo: 'X',
+            fecha_nacimiento: '1900-01-01',
+          },
+          cobertura: {
+            financiador: 'F'.repeat(100),
+            numero_afiliado: '9'.repeat(30),
+            plan: 'P'.repeat(50),
+            codigo_rnos: '123456',
+          },
+          diagnostico_codigo: 'S72.0012',
+          items: longest(nombre),
           locacion: 'L'.repeat(200),
           profesional_nombre: 'N'.repeat(200),
           jurisdiccion: jurisdiccionOf('94'),
@@ -173,6 +385,12 @@ describe('renderRecetaPdf', () => {
         expect(text).toContain(CUIR);
         expect(text).toContain(view().content_sha256); // the footer was not pushed off
         if (nombre === words) expect(text).toContain('Medicamento 10:'); // the last row is there
+        // Cut, the paragraphs take a line each in order while there is room: the name, the
+        // NO SUSTITUIR mark and the generic name stay (the dosage goes first, after them).
+        expect(text.match(/NO SUSTITUIR/g)).toHaveLength(10);
+        expect(text.match(/ d{20,}…/g)).toHaveLength(10);
+        expect(text.match(/999 de 999 dispensado/g)).toHaveLength(10);
+        expect(text.match(/Sustituido por el código X/g)).toHaveLength(10);
       });
       await withTools(['pdftoppm', 'zbarimg'], 'barcodes of the longest prescription', async () => {
         expect(await pdfBarcodes(pdf, 150)).toEqual(

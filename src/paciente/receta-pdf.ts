@@ -66,10 +66,18 @@ function put(doc: Doc, text: string, x: number, y: number, s: TextStyle): number
   return y + height;
 }
 
-/** A small grey label above its value; returns the y below the value. */
-function field(doc: Doc, label: string, value: string, x: number, y: number, width: number) {
+/** A small grey label above its value (at most `lines` lines); returns the y below the value. */
+function field(
+  doc: Doc,
+  label: string,
+  value: string,
+  x: number,
+  y: number,
+  width: number,
+  lines = 2,
+) {
   const below = put(doc, label, x, y, { size: 7.5, color: GREY, width });
-  return put(doc, value, x, below + 1, { size: 10, width, lines: 2 }) + 7;
+  return put(doc, value, x, below + 1, { size: 9.5, width, lines }) + 6;
 }
 
 function header(doc: Doc, view: RecetaPdfView): number {
@@ -124,41 +132,64 @@ function barcode(doc: Doc, cuir: string, top: number): number {
   return put(doc, cuir, MARGIN, y + CODE128_HEIGHT + 3, { size: 9, align: 'center' });
 }
 
+/** "Ana María Fernández" and, below, "DNI 30111222 · sexo F · nacimiento 14/03/1985". */
+function pacienteText(view: RecetaPdfView): string {
+  const p = view.paciente;
+  if (!p) return `DNI ${view.documento_paciente}`;
+  return `${p.nombre} ${p.apellido}\nDNI ${view.documento_paciente} · sexo ${p.sexo} · nacimiento ${fechaAr(p.fecha_nacimiento)}`;
+}
+
+/** "PAMI" and, below, "Afiliado 15-12345678-9/00 · Plan 210 · RNOS 500807" (the plan as named). */
+function coberturaText(c: NonNullable<RecetaPdfView['cobertura']>): string {
+  const rest = [
+    `Afiliado ${c.numero_afiliado}`,
+    c.plan ?? null,
+    c.codigo_rnos ? `RNOS ${c.codigo_rnos}` : null,
+  ];
+  return `${c.financiador}\n${rest.filter(Boolean).join(' · ')}`;
+}
+
+/**
+ * Three columns: when and where; who it is for and who pays; who prescribed and why. Three
+ * narrow columns rather than two wide ones leave the items table the height ten fully described
+ * items need.
+ */
 function details(doc: Doc, view: RecetaPdfView, top: number): number {
-  const colWidth = (CONTENT - 20) / 2;
-  const right = MARGIN + colWidth + 20;
-  let yl = top;
-  yl = field(
+  const gap = 14;
+  const w = (CONTENT - 2 * gap) / 3;
+  const [x0, x1, x2] = [MARGIN, MARGIN + w + gap, MARGIN + 2 * (w + gap)];
+  let y0 = top;
+  y0 = field(
     doc,
     'Fecha de emisión',
     `${fechaHoraAr(view.fecha_creacion)} (hora de Argentina)`,
-    MARGIN,
-    yl,
-    colWidth,
+    x0,
+    y0,
+    w,
   );
-  yl = field(
+  y0 = field(
     doc,
     'Vigencia',
     `del ${fechaAr(view.vigencia_desde)} al ${fechaAr(view.vigencia_hasta)}`,
-    MARGIN,
-    yl,
-    colWidth,
+    x0,
+    y0,
+    w,
   );
-  yl = field(doc, 'Paciente', `DNI ${view.documento_paciente}`, MARGIN, yl, colWidth);
-  let yr = top;
-  if (view.profesional_nombre)
-    yr = field(doc, 'Profesional', view.profesional_nombre, right, yr, colWidth);
-  yr = field(doc, 'Matrícula', view.matricula_profesional, right, yr, colWidth);
+  y0 = field(doc, 'Lugar de atención', view.locacion, x0, y0, w, 3);
+
+  let y1 = top;
+  y1 = field(doc, 'Paciente', pacienteText(view), x1, y1, w, 4);
+  if (view.cobertura) y1 = field(doc, 'Cobertura', coberturaText(view.cobertura), x1, y1, w, 4);
+
+  let y2 = top;
+  if (view.profesional_nombre) y2 = field(doc, 'Profesional', view.profesional_nombre, x2, y2, w);
+  y2 = field(doc, 'Matrícula', view.matricula_profesional, x2, y2, w);
   const { code, name } = view.jurisdiccion;
-  yr = field(
-    doc,
-    'Jurisdicción de la matrícula',
-    name ? `${code} ${name}` : code,
-    right,
-    yr,
-    colWidth,
-  );
-  const y = field(doc, 'Lugar de atención', view.locacion, MARGIN, Math.max(yl, yr), CONTENT);
+  y2 = field(doc, 'Jurisdicción de la matrícula', name ? `${code} ${name}` : code, x2, y2, w);
+  if (view.diagnostico_codigo)
+    y2 = field(doc, 'Diagnóstico (CIE-10)', view.diagnostico_codigo, x2, y2, w, 1);
+
+  const y = Math.max(y0, y1, y2);
   return view.anulacion ? anulacion(doc, view.anulacion, y + 2) : y;
 }
 

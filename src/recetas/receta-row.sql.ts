@@ -10,7 +10,11 @@ const RECETA_COLUMNS = `id_transaccion::text AS id_transaccion, client_id, cuir,
   nombre_medicamento, fecha_creacion, items, estado, mensaje, intentos, ultimo_intento_at,
   proximo_intento_at, ministerio_ref, failure_reason, completed_at, idempotency_key,
   vigencia_desde::text AS vigencia_desde, vigencia_hasta::text AS vigencia_hasta, anulada_at,
-  motivo_anulacion, anulacion_estado, anulacion_intentos, created_at, updated_at`;
+  motivo_anulacion, anulacion_estado, anulacion_intentos, created_at, updated_at,
+  paciente_nombre, paciente_apellido, paciente_sexo,
+  paciente_fecha_nacimiento::text AS paciente_fecha_nacimiento, cobertura_financiador,
+  cobertura_numero_afiliado, cobertura_codigo_rnos, cobertura_plan, diagnostico_codigo,
+  diagnostico_descripcion, content_salt`;
 
 export type RecetaKey = 'cuir' | 'id_transaccion';
 

@@ -5,6 +5,7 @@ import { AuthModule } from '../auth/auth.module.js';
 import { EnlacesPublicosModule } from '../publico/enlaces-publicos.module.js';
 import { CuirModule } from '../cuir/cuir.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MedicamentosModule } from '../medicamentos/medicamentos.module.js';
 import { MinisterioModule } from '../ministerio/ministerio.module.js';
 import { ProfesionalModule } from '../profesional/profesional.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
@@ -46,6 +47,7 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     CuirModule,
     EnlacesPublicosModule,
     IdempotencyModule,
+    MedicamentosModule,
     ProfesionalModule,
     MinisterioModule,
     WebhooksModule,

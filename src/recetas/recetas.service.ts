@@ -10,6 +10,15 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
 /** A registered prescription as other modules see it (they never import its entity). */
 export type Receta = RecetaEntity;
 export type { RecetaItem };
+// The content's views (SPEC 9.2), the same for every module that shows it.
+export {
+  coberturaDe,
+  contenidoVisible,
+  diagnosticoDe,
+  itemContenido,
+  pacienteDe,
+} from './contenido/contenido.js';
+export type { Cobertura, Diagnostico, ItemContenido, Paciente } from './contenido/contenido.js';
 
 /**
  * The recetas module's face to other modules (verification, dispensation, the patient's

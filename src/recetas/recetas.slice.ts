@@ -4,6 +4,7 @@ import { defineScopes } from '../common/http/access.js';
 import { Recetas1763800003000 } from './migrations/1763800003000-Recetas.js';
 import { RecetaVida1764000000000 } from './migrations/1764000000000-RecetaVida.js';
 import { RecetasPendingIndex1764100000000 } from './migrations/1764100000000-RecetasPendingIndex.js';
+import { RecetaContenido1795728400000 } from './migrations/1795728400000-RecetaContenido.js';
 import { recetasSettings } from './recetas.settings.js';
 
 export const RECETAS_SCOPES = defineScopes({
@@ -33,5 +34,10 @@ export const recetasSlice: ModuleSlice = {
   errors: RECETAS_ERRORS,
   settings: [recetasSettings],
   // Also holds the Idempotency-Key table: committed migrations are never split.
-  migrations: [Recetas1763800003000, RecetaVida1764000000000, RecetasPendingIndex1764100000000],
+  migrations: [
+    Recetas1763800003000,
+    RecetaVida1764000000000,
+    RecetasPendingIndex1764100000000,
+    RecetaContenido1795728400000,
+  ],
 };

@@ -11,7 +11,7 @@ import type {
   VerificacionRecetaDto,
 } from './dto/verificacion.dto.js';
 import { recetaContentHash } from '../recetas/receta-content-hash.js';
-import { RecetasService } from '../recetas/recetas.service.js';
+import { contenidoVisible, itemContenido, RecetasService } from '../recetas/recetas.service.js';
 import { EnumeracionLimiter } from './enumeracion-limiter.js';
 import { VerificacionesRepository } from './verificaciones.repository.js';
 
@@ -92,14 +92,15 @@ export class VerificacionService {
       vigencia_hasta: vida.vigencia_hasta,
       matricula_profesional: r.matricula_profesional,
       jurisdiccion: parsed.components.jurisdiction,
+      // Each item's content (what a pharmacy dispenses from), never the patient or diagnosis.
       items: r.items.map((item, i) => ({
         item: i + 1,
-        nombre: item.nombre,
-        cantidad: item.cantidad,
-        ...(item.codigo ? { codigo: item.codigo } : {}),
+        ...itemContenido(item),
         dispensado: vida.dispensado[i],
         dispensable: open && !vida.cerrado[i],
       })),
+      // The coverage, which the pharmacy bills; never `paciente`, `diagnostico` or the document.
+      ...contenidoVisible(r, ['cobertura']),
       // Whether the caller holds it, never who else does.
       reserva: vida.reserva
         ? { vence_at: vida.reserva.vence_at.toISOString(), propia: !heldByOther }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { LONE_SURROGATE_ISSUE, REFUSED_ISSUE } from '../../src/common/validation/request-text.js';
 import type { TestClient } from '../support/clients.js';
 import { dispensaBody } from '../support/dispensas.js';
-import { issueBodyCuir, registrationBody } from '../support/recetas.js';
+import { fullContent, issueBodyCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { fuzzDni, LogGuard } from './support/log-guard.js';
 import {
@@ -237,8 +237,30 @@ describe('fuzzing every endpoint', () => {
       'items[0].nombre',
       'items[0].cantidad',
       'items[0].codigo',
+      // SPEC 9.2's content (the valid body carries every member: fullContent).
+      'paciente',
+      'paciente.nombre',
+      'paciente.apellido',
+      'paciente.sexo',
+      'paciente.fecha_nacimiento',
+      'cobertura',
+      'cobertura.financiador',
+      'cobertura.numero_afiliado',
+      'cobertura.codigo_rnos',
+      'cobertura.plan',
+      'diagnostico',
+      'diagnostico.codigo',
+      'diagnostico.descripcion',
+      'items[1].dci',
+      'items[1].concentracion',
+      'items[1].forma_farmaceutica',
+      'items[1].presentacion',
+      'items[1].posologia',
+      'items[1].sustituible',
+      'items[1].codigo',
     ];
-    const valid = () => registrationBody({ documento_paciente: fuzzDni(Date.now()) });
+    const valid = () =>
+      registrationBody({ ...fullContent(), documento_paciente: fuzzDni(Date.now()) });
     const answers = await fuzz(postCase('/v1/recetas/registrar', mutatedBody(valid, fields)));
     // The fuzzer reached the service's rules, not only the validation pipe.
     expect(answers.some((a) => a.status === 201)).toBe(true);
@@ -256,10 +278,19 @@ describe('fuzzing every endpoint', () => {
     await fuzz(postCase(path, mutatedBody(valid, fields)));
   });
 
-  /** A prescription of ten items of 999 units, registered by the fuzzing client itself. */
+  /**
+   * A prescription of ten items of 999 units, registered by the fuzzing client itself; odd items
+   * prescribed by catalogue code, every third one not substitutable (SPEC 9.2), so fuzzed
+   * `codigo` and `sustituido` values reach the substitution rules.
+   */
   async function tenItems(): Promise<{ id: string; cuir: string }> {
     const body = registrationBody({
-      items: Array.from({ length: 10 }, (_, i) => ({ nombre: `Item ${i + 1}`, cantidad: 999 })),
+      items: Array.from({ length: 10 }, (_, i) => ({
+        nombre: `Item ${i + 1}`,
+        cantidad: 999,
+        ...(i % 2 === 0 ? { codigo: '1336421' } : {}),
+        ...(i % 3 === 0 ? { sustituible: false } : {}),
+      })),
     });
     const res = await send('POST', '/v1/recetas/registrar', toJsonText(body));
     expect(res.status).toBe(201);

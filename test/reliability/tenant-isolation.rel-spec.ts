@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
 import { dispensaBody } from '../support/dispensas.js';
-import { issueBodyCuir, registrationBody } from '../support/recetas.js';
+import { fullContent, issueBodyCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { LogGuard } from './support/log-guard.js';
 import { checkAnswer, rawRequest, RawResponse } from './support/raw-http.js';
@@ -242,6 +242,45 @@ describe('tenant isolation', () => {
     });
     expect(shape(cancel)).toEqual(shape(cancelMissing));
     expect(cancel.status).toBe(404);
+  });
+
+  it("A's content (SPEC 9.2) reaches B only as a dispenser's verification does: items and coverage, never the patient or the diagnosis", async () => {
+    const body = registrationBody(fullContent());
+    const reg = await call(a, 'POST', '/v1/recetas/registrar', body);
+    expect(reg.status).toBe(201);
+    const id = reg.body.data.id_transaccion as string;
+    const cuir = body.cuir as string;
+    // Everything of A's that B (every scope too) may name answers like a missing id.
+    for (const path of [
+      `/v1/recetas/${id}`,
+      `/v1/recetas/${id}/documento`,
+      `/v1/recetas/${id}/eventos`,
+    ]) {
+      const theirs = await call(b, 'GET', path);
+      const missing = await call(b, 'GET', path.replace(id, missingId));
+      checkAnswer(theirs, `B GET ${path}`);
+      expect(theirs.status).toBe(404);
+      expect(shape(theirs)).toEqual(shape(missing));
+    }
+    // The verification by CUIR answers for any client's prescription (contract §3), without
+    // the patient's name, birth date, document or diagnosis, under any member name.
+    const v = await call(b, 'GET', `/v1/recetas/verificar/${cuir}`);
+    checkAnswer(v, 'B verifies A');
+    expect(v.status).toBe(200);
+    expect(v.body.data.cobertura).toEqual(fullContent().cobertura);
+    expect(v.body.data.items[1]).toMatchObject({ dci: 'amoxicilina', sustituible: false });
+    for (const hidden of [
+      'Ana María',
+      'Fernández',
+      '1985-03-14',
+      'J02.9',
+      'Faringitis',
+      '30111222',
+    ])
+      expect(v.text).not.toContain(hidden);
+    // A's listing summary carries none of the content either; B's is empty of A's rows.
+    const bList = await listar(b, '&documento=30111222');
+    expect(bList.body.data.items.map((i: { cuir: string }) => i.cuir)).not.toContain(cuir);
   });
 
   it('logs carry no document number, name or secret', () => {

@@ -40,7 +40,7 @@ export function registrationBody(over: Record<string, unknown> = {}): Record<str
     id_de_receta: `RX-${++seq}`,
     nombre_medicamento: 'Ibuprofeno',
     fecha_creacion: new Date(Date.now() - 60_000).toISOString(),
-    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1000123' }],
+    items: [{ nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' }],
     ...over,
   };
 }
@@ -158,4 +158,51 @@ export async function waitForFinal(
       throw new Error(`transaction ${id} still ${JSON.stringify(res.body.data)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * SPEC 9.2's content, every member filled (Ana María Fernández, the RENAPER fixture of
+ * registrationBody's document): spread into registrationBody. Items are the sandbox
+ * catalogue's (code 1336421, IBUPIRAC 400 mg x 20, the README's; 2393070, AMOXIDAL 500 x 16).
+ */
+export function fullContent(): Record<string, unknown> {
+  return {
+    paciente: {
+      nombre: 'Ana María',
+      apellido: 'Fernández',
+      sexo: 'F',
+      fecha_nacimiento: '1985-03-14',
+    },
+    cobertura: {
+      financiador: 'PAMI',
+      numero_afiliado: '15-12345678-9/00',
+      codigo_rnos: '500807',
+      plan: 'Plan 210',
+    },
+    diagnostico: { codigo: 'J02.9', descripcion: 'Faringitis aguda, no especificada' },
+    items: [
+      {
+        nombre: 'Ibupirac 400',
+        cantidad: 2,
+        codigo: '1336421',
+        dci: 'ibuprofeno',
+        concentracion: '400 mg',
+        forma_farmaceutica: 'comprimido recubierto',
+        presentacion: 'envase x 20 comprimidos recubiertos',
+        posologia: '1 comprimido cada 8 horas durante 5 días',
+        sustituible: true,
+      },
+      {
+        nombre: 'Amoxidal 500',
+        cantidad: 1,
+        codigo: '2393070',
+        dci: 'amoxicilina',
+        concentracion: '500 mg',
+        forma_farmaceutica: 'comprimido',
+        presentacion: 'envase x 16 comprimidos',
+        posologia: '1 comprimido cada 8 horas durante 7 días',
+        sustituible: false,
+      },
+    ],
+  };
 }

@@ -12,6 +12,18 @@ export class DispensaItemDto {
   })
   item: number;
   @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
+  @ApiPropertyOptional({
+    description: 'The generic name prescribed, when the prescriber gave one',
+    maxLength: 200,
+    example: 'ibuprofeno',
+  })
+  dci?: string;
+  @ApiPropertyOptional({
+    description: 'The catalogue code prescribed, when the prescriber gave one',
+    maxLength: 32,
+    example: '1336421',
+  })
+  codigo_prescrito?: string;
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })
   cantidad_prescrita: number;
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })

@@ -94,7 +94,8 @@ export class DispensarItemDto {
   cantidad: number;
 
   @ApiPropertyOptional({
-    description: 'Catalogue code dispensed (GET /v1/medicamentos/buscar)',
+    description:
+      "Catalogue code dispensed (GET /v1/medicamentos/buscar): it must be in the catalogue (else 422 MEDICAMENTO_DESCONOCIDO), and one other than the item's prescribed codigo is a substitution (without sustituido: true, 422 SUSTITUCION_NO_DECLARADA)",
     pattern: '^[A-Za-z0-9-]{1,32}$',
     maxLength: 32,
     example: '1336421',
@@ -105,7 +106,8 @@ export class DispensarItemDto {
   codigo?: string;
 
   @ApiPropertyOptional({
-    description: 'Another brand or a generic was given (default false)',
+    description:
+      'Another brand or a generic was given (default false); on an item the prescriber marked sustituible: false, 422 SUSTITUCION_NO_PERMITIDA',
     example: false,
   })
   @IsOptional()

@@ -1,10 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  CoberturaDto,
+  DiagnosticoDto,
+  PacienteDto,
+} from '../../recetas/contenido/dto/contenido.dto.js';
+import { RecetaItemDto } from '../../recetas/registro/dto/registrar-receta.dto.js';
+import { SUSTITUIBLE_PROPERTY } from '../../recetas/vida/dto/receta-vida.dto.js';
 import { ESTADOS_RECETA } from '../receta-pdf-view.js';
 
-export class RecetaPacienteItemDto {
-  @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })
-  cantidad: number;
+/** An item as registered (its content members when given), with what was dispensed of it. */
+export class RecetaPacienteItemDto extends RecetaItemDto {
+  @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
   @ApiProperty({
     type: 'integer',
     format: 'int32',
@@ -26,6 +32,12 @@ export class RecetaPacienteDto {
   @ApiProperty({ format: 'date', example: '2026-12-21' }) vigencia_hasta: string;
   @ApiProperty({ example: '123456' }) matricula_profesional: string;
   @ApiProperty({ type: [RecetaPacienteItemDto], maxItems: 10 }) items: RecetaPacienteItemDto[];
+  @ApiPropertyOptional({ type: PacienteDto, description: 'The patient, when registered' })
+  paciente?: PacienteDto;
+  @ApiPropertyOptional({ type: CoberturaDto, description: 'The coverage, when registered' })
+  cobertura?: CoberturaDto;
+  @ApiPropertyOptional({ type: DiagnosticoDto, description: 'The diagnosis, when registered' })
+  diagnostico?: DiagnosticoDto;
   @ApiProperty({
     description: 'The printable prescription (PDF), with the same token',
     example:

@@ -3,6 +3,7 @@ import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { notFound } from '../../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { dateRangePage } from '../../common/validation/date-range-page.query.js';
+import { contenidoVisible, itemContenido } from '../contenido/contenido.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
 import { RecetasRepository } from '../recetas.repository.js';
 import type { ListadoEventosDto, ListarEventosQuery } from './dto/eventos.dto.js';
@@ -58,7 +59,8 @@ export class ConsultaService {
       id_de_receta: r.id_de_receta,
       nombre_medicamento: r.nombre_medicamento,
       fecha_creacion: r.fecha_creacion.toISOString(),
-      items: r.items.map((item, i) => ({ ...item, dispensado: vida.dispensado[i] })),
+      items: r.items.map((item, i) => ({ ...itemContenido(item), dispensado: vida.dispensado[i] })),
+      ...contenidoVisible(r, ['paciente', 'cobertura', 'diagnostico']),
       estado: r.estado,
       mensaje: r.mensaje,
       created_at: r.created_at.toISOString(),

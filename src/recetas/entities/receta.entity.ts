@@ -1,11 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ContenidoColumnas, ItemGuardado } from '../contenido/contenido.js';
+import type { Sexo } from '../contenido/contenido-patterns.js';
 import type { AnulacionEstado, Estado } from '../receta-state.js';
 
-export interface RecetaItem {
-  nombre: string;
-  cantidad: number;
-  codigo?: string;
-}
+/** An item as stored (contenido.ts: its SPEC 9.2 members only when given). */
+export type RecetaItem = ItemGuardado;
 
 /**
  * A registered prescription and its ministry transaction (table `recetas`). Properties are
@@ -13,7 +12,7 @@ export interface RecetaItem {
  * the entity have one shape and no mapper sits between them and the answers.
  */
 @Entity('recetas')
-export class RecetaEntity {
+export class RecetaEntity implements ContenidoColumnas {
   /** The regulation's sequential transaction id (bigint, read as a decimal string). */
   @PrimaryColumn('bigint') id_transaccion: string;
   @Column('uuid') client_id: string;
@@ -46,4 +45,22 @@ export class RecetaEntity {
   @Column('integer', { default: 0 }) anulacion_intentos: number;
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;
+  /** SPEC 9.2's content (contenido/contenido.ts maps them to and from the API's objects). */
+  @Column('varchar', { length: 100, nullable: true }) paciente_nombre: string | null;
+  @Column('varchar', { length: 100, nullable: true }) paciente_apellido: string | null;
+  @Column('char', { length: 1, nullable: true }) paciente_sexo: Sexo | null;
+  /** `YYYY-MM-DD` (a `date`, read as text). */
+  @Column('date', { nullable: true }) paciente_fecha_nacimiento: string | null;
+  @Column('varchar', { length: 100, nullable: true }) cobertura_financiador: string | null;
+  @Column('varchar', { length: 30, nullable: true }) cobertura_numero_afiliado: string | null;
+  @Column('char', { length: 6, nullable: true }) cobertura_codigo_rnos: string | null;
+  @Column('varchar', { length: 50, nullable: true }) cobertura_plan: string | null;
+  @Column('varchar', { length: 8, nullable: true }) diagnostico_codigo: string | null;
+  @Column('varchar', { length: 200, nullable: true }) diagnostico_descripcion: string | null;
+  /**
+   * 16 random bytes drawn at registration, under which content_sha256 commits to the patient's
+   * data (receta-content-hash.ts); null for prescriptions registered before it, whose hash is
+   * computed as it always was.
+   */
+  @Column('bytea', { nullable: true }) content_salt: Buffer | null;
 }

@@ -29,7 +29,33 @@ export class RegistroController {
     409: 'CUIR_ALREADY_REGISTERED, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
     413: 'PAYLOAD_TOO_LARGE',
     415: 'UNSUPPORTED_MEDIA_TYPE',
-    422: 'PROFESSIONAL_NOT_ENABLED or CUIR_NOT_OWNED',
+    422: {
+      description:
+        "PROFESSIONAL_NOT_ENABLED, CUIR_NOT_OWNED, or MEDICAMENTO_DESCONOCIDO: an item's codigo is not in the medication catalogue (`details` names each; not checked while the catalogue mirror has never synced)",
+      examples: {
+        medicamentoDesconocido: {
+          code: 'MEDICAMENTO_DESCONOCIDO',
+          message:
+            'Not in the medication catalogue: items[1].codigo (see GET /v1/medicamentos/buscar); nothing was written',
+          details: [
+            {
+              field: 'items[1].codigo',
+              issue: '9999999 is not a code of the medication catalogue',
+            },
+          ],
+        },
+        profesionalNoHabilitado: {
+          code: 'PROFESSIONAL_NOT_ENABLED',
+          message: 'Licence 222333 is not enabled in jurisdiction 14',
+          details: [
+            {
+              field: 'matricula_profesional',
+              issue: 'is not enabled in REFEPS for jurisdiction 14',
+            },
+          ],
+        },
+      },
+    },
     500: 'UPSTREAM_UNAVAILABLE (registry down and nothing cached; nothing stored) or INTERNAL',
   })
   register(

@@ -2,6 +2,7 @@ import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { RecordingAuditoria } from '../../../test/support/fakes/auditoria.fakes.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { MedicamentosService } from '../../medicamentos/medicamentos.service.js';
 import { ProfesionalService } from '../../profesional/profesional.service.js';
 import { buildService, fake } from '../../../test/support/service-harness.js';
 import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
@@ -40,6 +41,14 @@ class FakeProfesional implements Pick<ProfesionalService, 'isLicenceEnabled'> {
   }
 }
 
+/** The catalogue: every code known but those listed. */
+class FakeCatalogo implements Pick<MedicamentosService, 'codigosDesconocidos'> {
+  readonly unknown = new Set<string>();
+  codigosDesconocidos(codes: readonly string[]): Promise<Set<string>> {
+    return Promise.resolve(new Set(codes.filter((c) => this.unknown.has(c))));
+  }
+}
+
 class RecordingWriter implements Pick<RegistroWriter, 'write'> {
   readonly written: Array<{ clientId: string; request: RegistrationRequest }> = [];
   write(clientId: string, request: RegistrationRequest): Promise<RecetaRegistradaDto> {
@@ -58,12 +67,14 @@ async function setup(enabled: string[]) {
   const profesional = new FakeProfesional(new Set(enabled));
   const writer = new RecordingWriter();
   const auditoria = new RecordingAuditoria();
+  const catalogo = new FakeCatalogo();
   const { service } = await buildService(RegistroService, [
+    fake(MedicamentosService, catalogo as unknown as MedicamentosService),
     fake(ProfesionalService, profesional as unknown as ProfesionalService),
     fake(RegistroWriter, writer as unknown as RegistroWriter),
     fake(AuditoriaService, auditoria as unknown as AuditoriaService),
   ]);
-  return { service, profesional, writer, auditoria };
+  return { service, profesional, writer, auditoria, catalogo };
 }
 
 const codeOf = (p: Promise<unknown>) =>
@@ -109,5 +120,23 @@ describe('registration rules (contract §3), without the app', () => {
       Promise.reject(new DomainError('UPSTREAM_UNAVAILABLE', 'REFEPS down'));
     expect(await codeOf(s.service.register(CLIENT, dto()))).toBe('UPSTREAM_UNAVAILABLE');
     expect(s.writer.written).toEqual([]);
+  });
+
+  it('refuses catalogue codes the catalogue does not hold (422 MEDICAMENTO_DESCONOCIDO), naming each item', async () => {
+    const s = await setup(['123456@02']);
+    s.catalogo.unknown.add('9999999');
+    const items = [
+      { nombre: 'Ibuprofeno 400 mg', cantidad: 2, codigo: '1336421' },
+      { nombre: 'Inventado', cantidad: 1, codigo: '9999999' },
+      { nombre: 'Sin código', cantidad: 1 },
+    ];
+    const refused = await s.service.register(CLIENT, dto({ items })).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).code).toBe('MEDICAMENTO_DESCONOCIDO');
+    expect((refused as DomainError).details).toEqual([
+      { field: 'items[1].codigo', issue: '9999999 is not a code of the medication catalogue' },
+    ]);
+    expect(s.writer.written).toEqual([]);
+    expect(s.auditoria.recorded.map((e) => e.resultado)).toEqual(['MEDICAMENTO_DESCONOCIDO']);
   });
 });

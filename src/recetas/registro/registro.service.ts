@@ -4,6 +4,8 @@ import { DomainError } from '../../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { parseCuir } from '../../cuir/cuir-format.js';
 import type { IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
+import { medicamentoDesconocido } from '../../medicamentos/medicamento-desconocido.js';
+import { MedicamentosService } from '../../medicamentos/medicamentos.service.js';
 import { ProfesionalService } from '../../profesional/profesional.service.js';
 import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
 import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
@@ -16,6 +18,7 @@ export class RegistroService {
     private readonly profesional: ProfesionalService,
     private readonly writer: RegistroWriter,
     private readonly auditoria: AuditoriaService,
+    private readonly medicamentos: MedicamentosService,
   ) {}
 
   /**
@@ -65,6 +68,19 @@ export class RegistroService {
         ],
       );
     }
+    await this.assertCodigosConocidos(dto);
     return this.writer.write(client.id, dto, claim);
+  }
+
+  /** SPEC 9.2: each item's `codigo` must be in the catalogue (unchecked before its first sync). */
+  private async assertCodigosConocidos(dto: RegistrarRecetaDto): Promise<void> {
+    const codes: string[] = [];
+    for (const i of dto.items) if (i.codigo) codes.push(i.codigo);
+    if (codes.length === 0) return;
+    const problem = medicamentoDesconocido(
+      dto.items,
+      await this.medicamentos.codigosDesconocidos(codes),
+    );
+    if (problem) throw problem;
   }
 }

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { CompanionStatement, GuardStatement, SqlParams } from '../../common/sql/sql-params.js';
+import { contenidoColumnas, type ContenidoReceta, itemGuardado } from '../contenido/contenido.js';
 import type { HistoryEntry } from '../entities/receta-historial.entity.js';
 import type { RecetaItem } from '../entities/receta.entity.js';
 import { MENSAJES } from '../receta-state.js';
@@ -11,7 +13,7 @@ import { MENSAJES } from '../receta-state.js';
  */
 
 /** A registration request's fields (RegistrarRecetaDto, after validation). */
-export interface RegistrationRequest {
+export interface RegistrationRequest extends ContenidoReceta {
   documento_paciente: string;
   matricula_profesional: string;
   refeps_id?: string;
@@ -62,11 +64,8 @@ export function insertRegistrationSql(
   guard?: GuardStatement,
 ): { sql: string; values: unknown[] } {
   const p = new SqlParams();
-  const items = r.items.map((i) => ({
-    nombre: i.nombre,
-    cantidad: i.cantidad,
-    ...(i.codigo ? { codigo: i.codigo } : {}),
-  }));
+  const items = r.items.map(itemGuardado);
+  const c = contenidoColumnas(r);
   const values = [
     clientId,
     r.cuir,
@@ -82,6 +81,18 @@ export function insertRegistrationSql(
     idempotencyKey,
     vigencia.desde,
     vigencia.hasta,
+    c.paciente_nombre,
+    c.paciente_apellido,
+    c.paciente_sexo,
+    c.paciente_fecha_nacimiento,
+    c.cobertura_financiador,
+    c.cobertura_numero_afiliado,
+    c.cobertura_codigo_rnos,
+    c.cobertura_plan,
+    c.diagnostico_codigo,
+    c.diagnostico_descripcion,
+    // content_sha256 commits to the patient's data under it (receta-content-hash.ts).
+    randomBytes(16),
   ].map((v) => p.add(v));
   const h = REGISTERED;
   const history = [h.evento, h.estado, h.intento, h.resultado, h.detalle].map((v) => p.add(v));
@@ -91,7 +102,10 @@ export function insertRegistrationSql(
   })${gate ? `, g AS (${gate(p, 'n')})` : ''}, r AS (
       INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente,
         matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento,
-        fecha_creacion, items, mensaje, idempotency_key, vigencia_desde, vigencia_hasta)
+        fecha_creacion, items, mensaje, idempotency_key, vigencia_desde, vigencia_hasta,
+        paciente_nombre, paciente_apellido, paciente_sexo, paciente_fecha_nacimiento,
+        cobertura_financiador, cobertura_numero_afiliado, cobertura_codigo_rnos, cobertura_plan,
+        diagnostico_codigo, diagnostico_descripcion, content_salt)
       SELECT n.id, ${values.join(', ')} FROM n${gate ? ' WHERE EXISTS (SELECT 1 FROM g)' : ''}
       RETURNING id_transaccion AS id
     ), h AS (

@@ -3,9 +3,11 @@ import { IsOptional, Matches } from 'class-validator';
 import { DateRangePageQuery } from '../../common/validation/date-range-page.query.js';
 import { CUIR_DIGITS_PATTERN } from '../../cuir/cuir-patterns.js';
 import { ESTADOS } from '../../recetas/receta-state.js';
+import { CoberturaDto } from '../../recetas/contenido/dto/contenido.dto.js';
 import { RecetaItemDto } from '../../recetas/registro/dto/registrar-receta.dto.js';
 import {
   ESTADO_RECETA_PROPERTY,
+  SUSTITUIBLE_PROPERTY,
   VIGENCIA_DESDE_PROPERTY,
   VIGENCIA_HASTA_PROPERTY,
 } from '../../recetas/vida/dto/receta-vida.dto.js';
@@ -20,6 +22,7 @@ export class VerificacionItemDto extends RecetaItemDto {
     description: 'Position in the prescription, from 1: the `item` to dispense',
   })
   item: number;
+  @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
   @ApiProperty({
     type: 'integer',
     format: 'int32',
@@ -55,7 +58,19 @@ export class VerificacionRecetaDto {
   @ApiProperty({ description: "The prescriber's licence" }) matricula_profesional: string;
   @ApiProperty({ description: 'INDEC code of the jurisdiction (from the CUIR)', example: '02' })
   jurisdiccion: string;
-  @ApiProperty({ type: [VerificacionItemDto], maxItems: 10 }) items: VerificacionItemDto[];
+  @ApiProperty({
+    type: [VerificacionItemDto],
+    maxItems: 10,
+    description:
+      'Each item with its content (generic name, strength, form, presentation, dosage, whether it may be substituted)',
+  })
+  items: VerificacionItemDto[];
+  @ApiPropertyOptional({
+    type: CoberturaDto,
+    description:
+      "The patient's coverage, when registered: the pharmacy bills it. The patient, the diagnosis and the document are never shown here.",
+  })
+  cobertura?: CoberturaDto;
   // Inline rather than a $ref: OpenAPI 3.0's `nullable` does not reach through a reference.
   @ApiProperty({
     type: 'object',
@@ -79,7 +94,7 @@ export class VerificacionRecetaDto {
   reserva: ReservaVerificacionDto | null;
   @ApiProperty({
     description:
-      'SHA-256 (hex) of the canonical registered content: JSON with sorted keys of {cuir, fecha_creacion (UTC ISO 8601), matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento, items}. The patient document is left out on purpose.',
+      "SHA-256 (hex) of the canonical registered content (contract §3): JSON with sorted keys of every registered member and the validity window, where the patient's document, the patient, the coverage and the diagnosis enter only as a salted SHA-256 the service keeps (so the hash reveals none of them). Prescriptions registered before the content members keep their earlier hash (without the window).",
     example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
     pattern: '^[0-9a-f]{64}$',
   })

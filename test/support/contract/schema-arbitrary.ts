@@ -59,6 +59,9 @@ export function arbitraryFor(
 
 export function resolve(doc: Json, schema: Json): Json {
   let s = schema;
-  while (s?.$ref) s = doc.components.schemas[(s.$ref as string).split('/').pop() as string];
+  // A described reference is written `{description, allOf: [{$ref}]}`: the same schema.
+  while (s?.$ref || s?.allOf?.length === 1) {
+    s = s.$ref ? doc.components.schemas[(s.$ref as string).split('/').pop() as string] : s.allOf[0];
+  }
   return s;
 }

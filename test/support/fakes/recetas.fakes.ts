@@ -1,3 +1,4 @@
+import { contenidoColumnas } from '../../../src/recetas/contenido/contenido.js';
 import type { HistoryEntry } from '../../../src/recetas/entities/receta-historial.entity.js';
 import type { RecetaEntity } from '../../../src/recetas/entities/receta.entity.js';
 import { MENSAJES } from '../../../src/recetas/receta-state.js';
@@ -43,6 +44,8 @@ export class FakeRecetasRepository implements Pick<
       anulacion_intentos: 0,
       created_at: new Date(),
       updated_at: new Date(),
+      ...contenidoColumnas({}),
+      content_salt: null,
       ...over,
     };
     this.rows.set(id, row);

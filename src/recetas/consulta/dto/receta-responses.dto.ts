@@ -9,6 +9,7 @@ import {
   RecetaItemDetalleDto,
 } from '../../vida/dto/receta-vida.dto.js';
 import type { AnulacionDto, EstadoReceta } from '../../vida/dto/receta-vida.dto.js';
+import { CoberturaDto, DiagnosticoDto, PacienteDto } from '../../contenido/dto/contenido.dto.js';
 
 export class RecetaResumenDto {
   @ApiProperty({ example: '1042' }) id_transaccion: string;
@@ -64,6 +65,12 @@ export class RecetaDetalleDto {
     description: 'The registered items, each with the units dispensed',
   })
   items: RecetaItemDetalleDto[];
+  @ApiPropertyOptional({ type: PacienteDto, description: 'The patient, when registered' })
+  paciente?: PacienteDto;
+  @ApiPropertyOptional({ type: CoberturaDto, description: 'The coverage, when registered' })
+  cobertura?: CoberturaDto;
+  @ApiPropertyOptional({ type: DiagnosticoDto, description: 'The diagnosis, when registered' })
+  diagnostico?: DiagnosticoDto;
   @ApiProperty({
     enum: ESTADOS,
     description:

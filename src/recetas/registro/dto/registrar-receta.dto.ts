@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsDefined,
   IsInt,
   IsOptional,
@@ -24,6 +25,11 @@ import {
 import { IsIsoDateTimeWithOffset, NormalizeDni } from '../../../common/validation/validators.js';
 import { CUIR_PATTERN } from '../../../cuir/cuir-patterns.js';
 import { IsCuir } from '../../../cuir/is-cuir.validator.js';
+import {
+  CODIGO_MEDICAMENTO,
+  CODIGO_MEDICAMENTO_PATTERN,
+} from '../../contenido/contenido-patterns.js';
+import { CoberturaDto, DiagnosticoDto, PacienteDto } from '../../contenido/dto/contenido.dto.js';
 import { IsInicioVigencia } from './inicio-vigencia.validator.js';
 
 const required = { message: 'is required' };
@@ -53,16 +59,72 @@ export class RecetaItemDto {
   cantidad: number;
 
   @ApiPropertyOptional({
-    description: 'Catalogue code (GET /v1/medicamentos/buscar)',
+    description:
+      'Catalogue code (GET /v1/medicamentos/buscar): it must be in the catalogue, else 422 MEDICAMENTO_DESCONOCIDO (accepted as is while the catalogue mirror has never synced)',
     minLength: 1,
     maxLength: 32,
-    pattern: '^[A-Za-z0-9-]{1,32}$',
+    pattern: CODIGO_MEDICAMENTO_PATTERN,
     example: '1336421',
   })
   @IsOptional()
   @IsString({ message: 'must be a string' })
-  @Matches(/^[A-Za-z0-9-]{1,32}$/, { message: 'must be 1 to 32 letters, digits or dashes' })
+  @Matches(CODIGO_MEDICAMENTO, { message: 'must be 1 to 32 letters, digits or dashes' })
   codigo?: string;
+
+  @ApiPropertyOptional({
+    description: 'The generic name (international non-proprietary name, Ley 25.649)',
+    minLength: 1,
+    maxLength: 200,
+    example: 'ibuprofeno',
+  })
+  @IsOptional()
+  @apply(text(200))
+  dci?: string;
+
+  @ApiPropertyOptional({ description: 'Strength', minLength: 1, maxLength: 50, example: '400 mg' })
+  @IsOptional()
+  @apply(text(50))
+  concentracion?: string;
+
+  @ApiPropertyOptional({
+    description: 'Pharmaceutical form',
+    minLength: 1,
+    maxLength: 50,
+    example: 'comprimido recubierto',
+  })
+  @IsOptional()
+  @apply(text(50))
+  forma_farmaceutica?: string;
+
+  @ApiPropertyOptional({
+    description: 'Presentation (pack)',
+    minLength: 1,
+    maxLength: 100,
+    example: 'envase x 20 comprimidos',
+  })
+  @IsOptional()
+  @apply(text(100))
+  presentacion?: string;
+
+  @ApiPropertyOptional({
+    description: 'Dosage instructions',
+    minLength: 1,
+    maxLength: 300,
+    example: '1 comprimido cada 8 horas durante 5 días',
+  })
+  @IsOptional()
+  @apply(text(300))
+  posologia?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Whether the dispenser may give another brand or a generic (default true); false: the prescriber forbids substitution (a dispensation with `sustituido: true` is 422 SUSTITUCION_NO_PERMITIDA)',
+    default: true,
+    example: true,
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'must be a boolean' })
+  sustituible?: boolean;
 }
 
 export class RegistrarRecetaDto {
@@ -157,4 +219,35 @@ export class RegistrarRecetaDto {
   @IsOptional()
   @IsInicioVigencia()
   fecha_inicio_vigencia?: string;
+
+  @ApiPropertyOptional({
+    type: PacienteDto,
+    description: 'The patient: all four members required when the object is sent',
+  })
+  @IsOptional()
+  @IsObject({ message: 'must be an object with nombre, apellido, sexo and fecha_nacimiento' })
+  @ValidateNested()
+  @Type(() => PacienteDto)
+  paciente?: PacienteDto;
+
+  @ApiPropertyOptional({
+    type: CoberturaDto,
+    description: "The patient's health coverage, which the pharmacy bills",
+  })
+  @IsOptional()
+  @IsObject({ message: 'must be an object with financiador and numero_afiliado' })
+  @ValidateNested()
+  @Type(() => CoberturaDto)
+  cobertura?: CoberturaDto;
+
+  @ApiPropertyOptional({
+    type: DiagnosticoDto,
+    description:
+      'The diagnosis (never shown to dispensers: not in the verification by CUIR; the printed document shows its code only)',
+  })
+  @IsOptional()
+  @IsObject({ message: 'must be an object with codigo' })
+  @ValidateNested()
+  @Type(() => DiagnosticoDto)
+  diagnostico?: DiagnosticoDto;
 }

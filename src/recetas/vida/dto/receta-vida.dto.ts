@@ -65,7 +65,17 @@ export class DispensaDeRecetaDto {
   revertida: boolean;
 }
 
+/** `sustituible` as every answer gives it: always said (true unless the prescriber forbade it). */
+export const SUSTITUIBLE_PROPERTY = {
+  // Explicit: a subclass's property otherwise keeps the request DTO's `required: false`.
+  required: true,
+  description:
+    'Whether another brand or a generic may be given; false: the prescriber forbids substitution',
+  example: true,
+} as const;
+
 export class RecetaItemDetalleDto extends RecetaItemDto {
+  @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
   @ApiProperty({
     type: 'integer',
     format: 'int32',
