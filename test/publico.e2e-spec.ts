@@ -2,7 +2,13 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createClient, TestClient } from './support/clients.js';
 import { dispensaBody, dispensasApi, PHARMACY_SCOPES } from './support/dispensas.js';
-import { newCuir, register, registrationBody, waitForFinal } from './support/recetas.js';
+import {
+  fullContent,
+  newCuir,
+  register,
+  registrationBody,
+  waitForFinal,
+} from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /** Contract §9.4: the public verification behind the printed QR. */
@@ -24,9 +30,19 @@ describe('GET /r/{cuir}?f=… (the public verification)', () => {
 
   /** A registered prescription and the link the ministry's pointer carries (path and query). */
   const registeredWithLink = async () => {
+    const { paciente, cobertura, diagnostico } = fullContent();
     const body = registrationBody({
+      paciente,
+      cobertura,
+      diagnostico,
       items: [
-        { nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, codigo: '1336421' },
+        {
+          nombre: 'Ibuprofeno 400 mg comprimidos',
+          cantidad: 2,
+          codigo: '1336421',
+          dci: 'ibuprofeno',
+          concentracion: '400 mg',
+        },
         { nombre: 'Amoxicilina <b>500</b> mg', cantidad: 1 },
       ],
     });
@@ -60,9 +76,19 @@ describe('GET /r/{cuir}?f=… (the public verification)', () => {
     expect(page.text).toContain('Dispensada parcialmente');
     expect(page.text).toContain(cuir);
     expect(page.text).toContain('1 de 2');
+    expect(page.text).toContain('ibuprofeno 400 mg');
     // Escaped: an item's text never becomes markup.
     expect(page.text).toContain('Amoxicilina &lt;b&gt;500&lt;/b&gt; mg');
-    expect(page.text).not.toContain('30111222');
+    // Never the patient: document, name, coverage or diagnosis.
+    for (const secret of [
+      '30111222',
+      'Fernández',
+      'Ana María',
+      'PAMI',
+      '15-12345678-9/00',
+      'J02.9',
+    ])
+      expect(page.text).not.toContain(secret);
 
     const data = (await json(link).expect(200)).body.data;
     expect(data).toMatchObject({
@@ -72,12 +98,20 @@ describe('GET /r/{cuir}?f=… (the public verification)', () => {
       jurisdiccion: '02',
       jurisdiccion_nombre: 'Ciudad Autónoma de Buenos Aires',
       items: [
-        { item: 1, nombre: 'Ibuprofeno 400 mg comprimidos', cantidad: 2, dispensado: 1 },
+        {
+          item: 1,
+          nombre: 'Ibuprofeno 400 mg comprimidos',
+          dci: 'ibuprofeno',
+          concentracion: '400 mg',
+          cantidad: 2,
+          dispensado: 1,
+        },
         { item: 2, nombre: 'Amoxicilina <b>500</b> mg', cantidad: 1, dispensado: 0 },
       ],
     });
     expect(data.content_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(data)).not.toContain('30111222');
+    for (const secret of ['30111222', 'Fernández', 'PAMI', 'J02.9'])
+      expect(JSON.stringify(data)).not.toContain(secret);
     expect(Object.keys(data)).not.toContain('documento_paciente');
   });
 

@@ -59,6 +59,12 @@ function page(title: string, body: string): string {
 `;
 }
 
+/** The generic name and concentration under the item's name, when given. */
+const generico = (i: { dci?: string; concentracion?: string }): string => {
+  const text = [i.dci, i.concentracion].filter(Boolean).join(' ');
+  return text ? `<br><small>${escape(text)}</small>` : '';
+};
+
 export function paginaPublica(v: VerificacionPublicaDto): string {
   const profesional = v.profesional_nombre
     ? `${escape(v.profesional_nombre)} (matrícula ${escape(v.matricula_profesional)})`
@@ -66,7 +72,7 @@ export function paginaPublica(v: VerificacionPublicaDto): string {
   const filas = v.items
     .map(
       (i) =>
-        `<tr><td>${escape(i.item)}</td><td>${escape(i.nombre)}</td><td>${escape(i.dispensado)} de ${escape(i.cantidad)}</td></tr>`,
+        `<tr><td>${escape(i.item)}</td><td>${escape(i.nombre)}${generico(i)}</td><td>${escape(i.dispensado)} de ${escape(i.cantidad)}</td></tr>`,
     )
     .join('');
   return page(

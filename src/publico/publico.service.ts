@@ -54,6 +54,8 @@ export class PublicoService {
       items: r.items.map((item, i) => ({
         item: i + 1,
         nombre: item.nombre,
+        ...(item.dci ? { dci: item.dci } : {}),
+        ...(item.concentracion ? { concentracion: item.concentracion } : {}),
         cantidad: item.cantidad,
         dispensado: vida.dispensado[i],
       })),

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ESTADOS_RECETA, type EstadoReceta } from '../../recetas/vida/estado-receta.js';
 
 export class ItemPublicoDto {
@@ -6,6 +6,18 @@ export class ItemPublicoDto {
   item: number;
   @ApiProperty({ maxLength: 200, example: 'Ibuprofeno 400 mg comprimidos' })
   nombre: string;
+  @ApiPropertyOptional({
+    maxLength: 200,
+    example: 'ibuprofeno',
+    description: 'The generic name, when the prescriber gave one',
+  })
+  dci?: string;
+  @ApiPropertyOptional({
+    maxLength: 50,
+    example: '400 mg',
+    description: 'The concentration, when the prescriber gave one',
+  })
+  concentracion?: string;
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })
   cantidad: number;
   @ApiProperty({
