@@ -182,7 +182,7 @@ describe('CUIR ownership per client', () => {
       expect(after.slice(0, 4)).toBe('0077');
       await postRegistration(t, moved, registrationBody({ cuir: before })).expect(201);
       await postRegistration(t, moved, registrationBody({ cuir: after })).expect(201);
-    });
+    }, 60_000); // two runs of the credentials tool
   });
 
   it('the credentials tool sets (--platform-id), shows and changes the platform id', async () => {

@@ -84,8 +84,10 @@ export const ERROR_EXAMPLES: Record<string, ErrorExample> = Object.fromEntries(
       },
       {
         code: 'CUIR_NOT_OWNED',
-        message: 'The CUIR belongs to another platform, repository or client',
-        details: [{ field: 'cuir', issue: 'was issued to another client' }],
+        message: 'The CUIR was not issued to this client',
+        details: [
+          { field: 'cuir', issue: 'was not issued to this client by POST /v1/cuir/generar' },
+        ],
       },
       { code: 'CUIR_ALREADY_REGISTERED', message: 'This CUIR is already registered' },
       {
@@ -126,6 +128,36 @@ export const ERROR_EXAMPLES: Record<string, ErrorExample> = Object.fromEntries(
         code: 'CANTIDAD_EXCEDIDA',
         message: 'More units than prescribed for an item; nothing was dispensed',
         details: [{ field: 'items[0].cantidad', issue: 'item 1 was prescribed 2 units at most' }],
+      },
+      {
+        code: 'MEDICAMENTO_DESCONOCIDO',
+        message:
+          'Not in the medication catalogue: items[0].codigo (see GET /v1/medicamentos/buscar); nothing was written',
+        details: [
+          { field: 'items[0].codigo', issue: '1000123 is not a code of the medication catalogue' },
+        ],
+      },
+      {
+        code: 'SUSTITUCION_NO_PERMITIDA',
+        message: 'The prescriber forbade substituting an item; nothing was dispensed',
+        details: [
+          {
+            field: 'items[0].sustituido',
+            issue: 'item 1 may not be substituted (the prescriber marked it sustituible: false)',
+          },
+        ],
+      },
+      {
+        code: 'SUSTITUCION_NO_DECLARADA',
+        message:
+          'A code other than the prescribed one was dispensed without declaring a substitution; nothing was dispensed',
+        details: [
+          {
+            field: 'items[0].codigo',
+            issue:
+              'item 1 was prescribed as 1336421: dispensing 2105825 is a substitution (send sustituido: true)',
+          },
+        ],
       },
     ] satisfies ErrorExample[]
   ).map((e) => [e.code, e]),
