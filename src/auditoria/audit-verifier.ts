@@ -235,7 +235,7 @@ export class AuditVerifier {
     if (ranges.length === 0) return;
     const from = ranges[0][0].toString();
     const to = ranges[ranges.length - 1][1].toString();
-    await this.sellos.copyEventsOfSeal(tx, seal.id, from, to, onRow);
+    await this.sellos.copyEventsOfSeal(tx, seal.id, from, to, onRow, ranges.length === 1);
   }
 }
 
