@@ -1,3 +1,4 @@
+import { AuditVerifier } from '../src/auditoria/audit-verifier.js';
 import { AuditDatabase, AuditHandle, openAuditDatabase, runCli } from './support/audit-db.js';
 
 const client = '0b5c7a4e-1111-4222-8333-444455556666';
@@ -205,6 +206,116 @@ describe('event log: verify and purge', () => {
       );
     }
     expect((await a.verify()).ok).toBe(true);
+  });
+
+  describe('from a seal on (--desde)', () => {
+    // Events of their own, sealed three at a time: a seal before the anchor, the anchor, after.
+    let mine: string[];
+    let before: string;
+    let from: string;
+    let after: string;
+    const verifyFrom = (desde: string) => new AuditVerifier(a.sellos).verify({ desde });
+
+    beforeAll(async () => {
+      mine = [];
+      for (let i = 0; i < 12; i++) {
+        mine.push(
+          await a.service.record({
+            tipo: 'reserva',
+            actor: client,
+            resultado: 'ok',
+            requestId: `d-${i}`,
+          }),
+        );
+      }
+      await a.sealAll(20_000, 3);
+      [before, from, after] = await Promise.all([mine[0], mine[6], mine[11]].map(sealOfOrFail));
+      expect(BigInt(before) < BigInt(from) && BigInt(from) < BigInt(after)).toBe(true);
+    });
+
+    it('checks the seals after it, its stored hash as the first link, and says which', async () => {
+      const [anchor] = await a.ds.query(
+        `SELECT encode(hash, 'hex') AS hash FROM auditoria_sellos WHERE id = $1`,
+        [from],
+      );
+      const [later] = await a.ds.query(
+        `SELECT count(*)::int AS sellos, sum(eventos)::int AS eventos FROM auditoria_sellos WHERE id > $1`,
+        [from],
+      );
+      const run = await cli(['verificar', '--desde', from, '--json']);
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        ok: true,
+        desde: { id: from, hash: anchor.hash },
+        sellos: later.sellos,
+        eventos: later.eventos,
+        problemas: [],
+      });
+      const text = await cli(['verificar', '--desde', from]);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(
+        new RegExp(
+          `^event log verified: ${later.eventos} events in ${later.sellos} seals \\(0 purged\\) after seal ${from} ${anchor.hash}, \\d+ pending \\(not yet sealed\\); last seal \\d+ [0-9a-f]{64}\n$`,
+        ),
+      );
+    });
+
+    it('finds tampering after it, and does not examine the seals up to it', async () => {
+      const undo: string[] = [];
+      try {
+        await db.forge(
+          `UPDATE auditoria_eventos SET resultado = 'FORBIDDEN' WHERE id = ${mine[11]}`,
+        );
+        undo.push(`UPDATE auditoria_eventos SET resultado = 'ok' WHERE id = ${mine[11]}`);
+        const run = await cli(['verificar', '--desde', from]);
+        expect(run.code).toBe(1);
+        expect(run.stdout).toContain(`  event ${mine[11]}: altered\n`);
+        expect(run.stderr).toContain(`event ${mine[11]}: altered`);
+        await db.forge(undo.pop()!);
+
+        // An event of an earlier seal and one of the anchor itself altered, the anchor's own
+        // fields too: not examined from it on; the full check names them.
+        for (const id of [mine[0], mine[6]]) {
+          await db.forge(`UPDATE auditoria_eventos SET actor = 'paciente' WHERE id = ${id}`);
+          undo.push(`UPDATE auditoria_eventos SET actor = '${client}' WHERE id = ${id}`);
+        }
+        await db.forge(`UPDATE auditoria_sellos SET eventos = eventos + 1 WHERE id = ${before}`);
+        undo.push(`UPDATE auditoria_sellos SET eventos = eventos - 1 WHERE id = ${before}`);
+        expect(await verifyFrom(from)).toMatchObject({ ok: true, problemas: [] });
+        expect((await a.verify()).problemas).toEqual(
+          expect.arrayContaining([`event ${mine[0]}: altered`, `event ${mine[6]}: altered`]),
+        );
+        // A seal after it that no longer follows it is named.
+        const original = await hashLiteral(from);
+        await db.forge(`UPDATE auditoria_sellos SET hash = sha256(hash) WHERE id = ${from}`);
+        undo.push(`UPDATE auditoria_sellos SET hash = ${original} WHERE id = ${from}`);
+        expect((await verifyFrom(from)).problemas).toEqual([
+          `seal ${BigInt(from) + 1n}: chain broken (previous hash differs)`,
+        ]);
+      } finally {
+        for (const sql of undo.reverse()) await db.forge(sql);
+      }
+      expect((await a.verify()).ok).toBe(true);
+    });
+
+    it('an unknown seal is an error naming the seals there are (exit 1, nothing on stdout)', async () => {
+      const [{ last }] = await a.ds.query(`SELECT max(id)::text AS last FROM auditoria_sellos`);
+      for (const desde of ['999999', '0', 'x']) {
+        const run = await cli(['verificar', '--desde', desde]);
+        expect(run).toMatchObject({ code: 1, stdout: '' });
+        expect(run.stderr).toBe(
+          `error: seal ${desde} does not exist (the seals are 1 to ${last})\n`,
+        );
+      }
+    });
+
+    const hashLiteral = async (id: string) => {
+      const [{ h }] = await a.ds.query(
+        `SELECT '\\x' || encode(hash, 'hex') AS h FROM auditoria_sellos WHERE id = $1`,
+        [id],
+      );
+      return `'${h}'::bytea`;
+    };
   });
 
   it('purge refuses a date within the retention, naming it (exit 1)', async () => {

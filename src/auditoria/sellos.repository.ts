@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { EventFields, SealFields } from './audit-hash.js';
+import { copyOut } from '../database/copy-out.js';
+import { COPY_COLUMNS, COPY_SETTINGS } from './audit-copy.js';
+import type { SealFields } from './audit-hash.js';
 
 /** Arbitrary constant: the advisory-lock key held by the sealer (and a purge), per transaction. */
 export const AUDIT_LOCK = 724_231_301;
@@ -15,10 +17,6 @@ export interface SealRow extends SealFields {
   purgado: boolean;
 }
 
-export interface EventRow extends EventFields {
-  hash: Buffer;
-}
-
 export interface WrittenSeal {
   id: string;
   eventos: number;
@@ -26,7 +24,18 @@ export interface WrittenSeal {
   partial: boolean;
 }
 
-const instante = (col: string) => `auditoria_instante(${col})`;
+// to_char itself, not auditoria_instante(): verify must not lean on the log's own functions.
+const instante = (col: string) =>
+  `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const SEAL_COLUMNS = `s.id::text, ${instante('s.at')} AS at, s.xid_desde::text, s.xid_hasta::text,
+  s.eventos::text, s.ids::text, ${instante('s.ultimo_at')} AS ultimo_at,
+  s.digest, s.hash_anterior, s.hash,
+  EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id) AS purgado`;
+
+const DIGITS = /^[0-9]{1,20}$/;
+/** Ids per COPY statement of verify (at most that many rows: about a second's worth). */
+const COPY_IDS = 200_000n;
 
 /**
  * The next seal in ONE statement: its boundary is this statement's snapshot xmin (every
@@ -109,27 +118,68 @@ export class SellosRepository {
   /** Seals after `afterId`, in order, `limit` at a time. */
   sealsAfter(tx: EntityManager, afterId: string, limit: number): Promise<SealRow[]> {
     return tx.query(
-      `SELECT s.id::text, ${instante('s.at')} AS at, s.xid_desde::text, s.xid_hasta::text,
-              s.eventos::text, s.ids::text, ${instante('s.ultimo_at')} AS ultimo_at,
-              s.digest, s.hash_anterior, s.hash,
-              EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id) AS purgado
-         FROM auditoria_sellos s WHERE s.id > $1 ORDER BY s.id LIMIT $2`,
+      `SELECT ${SEAL_COLUMNS} FROM auditoria_sellos s WHERE s.id > $1 ORDER BY s.id LIMIT $2`,
       [afterId, limit],
     );
   }
 
-  /** The events whose ids are in `ids` (a multirange) after `afterId`, by id, `limit` at a time. */
-  eventsIn(tx: EntityManager, ids: string, afterId: string, limit: number): Promise<EventRow[]> {
-    // The bounds let the primary key serve the walk; the containment test filters the holes.
-    return tx.query(
-      `SELECT e.id::text, ${instante('e.at')} AS at, e.tipo, e.cuir::text AS cuir,
-              e.id_transaccion::text, e.actor, e.resultado, e.request_id, e.client_request_id,
-              e.xid::text, e.hash
-         FROM auditoria_eventos e
-        WHERE e.id > $2 AND e.id < upper($1::int8multirange) AND e.id <@ $1::int8multirange
-        ORDER BY e.id LIMIT $3`,
-      [ids, afterId, limit],
+  /** One seal, or null. */
+  async seal(tx: EntityManager, id: string): Promise<SealRow | null> {
+    const rows: SealRow[] = await tx.query(
+      `SELECT ${SEAL_COLUMNS} FROM auditoria_sellos s WHERE s.id = $1`,
+      [id],
     );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Streams the events of seal `sealId` whose ids are in [from, to) (its id set's bounds), by
+   * id, as COPY rows of COPY_COLUMNS (see audit-copy.ts); one statement per COPY_IDS ids, so each
+   * stays well inside the statement timeout. The transaction must have run COPY_SETTINGS
+   * (copySettings). Returns how many rows were sent.
+   */
+  async copyEventsOfSeal(
+    tx: EntityManager,
+    sealId: string,
+    from: string,
+    to: string,
+    onRow: (row: Buffer) => void,
+    /** The id set is the one range [from, to): every id in it is the seal's, no filter needed. */
+    contiguous = false,
+  ): Promise<number> {
+    // COPY takes no parameters: the values are checked digits.
+    for (const v of [sealId, from, to]) {
+      if (!DIGITS.test(v)) throw new Error(`not a number: ${v}`);
+    }
+    let total = 0;
+    for (let lo = BigInt(from); lo < BigInt(to); lo += COPY_IDS) {
+      const hi = lo + COPY_IDS < BigInt(to) ? lo + COPY_IDS : BigInt(to);
+      // The bounds let the primary key serve the walk; the containment test filters the holes.
+      const holes = contiguous
+        ? ''
+        : `AND e.id <@ (SELECT s.ids FROM auditoria_sellos s WHERE s.id = ${sealId})`;
+      total += await copyOut(
+        tx,
+        `COPY (SELECT ${COPY_COLUMNS} FROM auditoria_eventos e
+                WHERE e.id >= ${lo} AND e.id < ${hi} ${holes} ORDER BY e.id) TO STDOUT`,
+        onRow,
+      );
+    }
+    return total;
+  }
+
+  /** The session settings copyEventsOfSeal's rows are read under, for the rest of `tx`. */
+  async copySettings(tx: EntityManager): Promise<void> {
+    for (const sql of COPY_SETTINGS) await tx.query(sql);
+  }
+
+  /** How many events transactions in [desde, hasta) wrote (the xid index alone answers). */
+  async countWrittenIn(tx: EntityManager, desde: string, hasta: string): Promise<number> {
+    const [{ n }] = await tx.query<Array<{ n: string }>>(
+      `SELECT count(*)::text AS n FROM auditoria_eventos e WHERE e.xid >= $1::xid8 AND e.xid < $2::xid8`,
+      [desde, hasta],
+    );
+    return Number(n);
   }
 
   /** Events written by transactions in [desde, hasta) whose id is not in `ids`: never sealed. */

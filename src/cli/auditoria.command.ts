@@ -30,9 +30,13 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     .description(
       'recompute every seal, the chain and every sealed event; exit 1 naming the first that does not match',
     )
+    .option(
+      '--desde <sello>',
+      'only the seals after this one, its stored hash being the first link (the last seal a previous run printed)',
+    )
     .option('--json', 'print one JSON object on stdout')
-    .action(async (flags: { json?: boolean }) => {
-      const report = await withSellos((s) => new AuditVerifier(s).verify());
+    .action(async (flags: { desde?: string; json?: boolean }) => {
+      const report = await withSellos((s) => new AuditVerifier(s).verify({ desde: flags.desde }));
       if (flags.json) out.json(report);
       else for (const line of describeReport(report)) out.line(line);
       if (!report.ok) {
@@ -74,7 +78,8 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
 }
 
 function describeReport(r: VerifyReport): string[] {
-  const counts = `${r.eventos} events in ${r.sellos} seals (${r.sellos_purgados} purged), ${r.pendientes} pending (not yet sealed)`;
+  const after = r.desde ? ` after seal ${r.desde.id} ${r.desde.hash}` : '';
+  const counts = `${r.eventos} events in ${r.sellos} seals (${r.sellos_purgados} purged)${after}, ${r.pendientes} pending (not yet sealed)`;
   if (!r.ok) {
     return [`event log verification FAILED after ${counts}:`, ...r.problemas.map((p) => `  ${p}`)];
   }
