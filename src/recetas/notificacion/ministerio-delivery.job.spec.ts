@@ -13,6 +13,7 @@ import { ScriptedMinisterio } from '../../../test/support/fakes/ministerio.fakes
 import { FakeRecetasRepository } from '../../../test/support/fakes/recetas.fakes.js';
 import { buildService, fake } from '../../../test/support/service-harness.js';
 import { RecetasRepository } from '../recetas.repository.js';
+import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
 import { AnulacionDelivery } from './anulacion-delivery.js';
 import { retryDelayMs } from './delivery-outcomes.js';
 import { MinisterioDeliveryJob } from './ministerio-delivery.job.js';
@@ -45,6 +46,7 @@ async function setup(script: Array<MinisterioReceipt | Error>, env: Record<strin
       fake(JobQueue, queue as unknown as JobQueue),
       fake(RecetaEventsService, events as unknown as RecetaEventsService),
       AnulacionDelivery,
+      EnlacesPublicos,
     ],
     { MINISTRY_MAX_ATTEMPTS: '3', MINISTRY_RETRY_DELAY_SECONDS: '30', ...env },
   );
@@ -66,8 +68,9 @@ describe('the ministry delivery (contract §4 state machine), without the app', 
     ]);
     expect(s.events.finals).toEqual(['COMPLETED']);
     expect(s.queue.enqueued).toEqual([]);
+    // The public verification link (contract §9): the CUIR and its signature.
     expect(s.ministerio.delivered[0].url_verificacion).toMatch(
-      /\/v1\/recetas\/verificar\/0001000102/,
+      /\/r\/0001000102[0-9]{31}\?f=[A-Za-z0-9_-]{22}$/,
     );
   });
 
