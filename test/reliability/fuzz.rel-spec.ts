@@ -67,7 +67,7 @@ describe('fuzzing every endpoint', () => {
     // A registration's CUIR is asked of generation first, as a platform does (only issued ones
     // register): what the fuzzer then changes is the registration itself.
     if (method === 'POST' && path === '/v1/recetas/registrar' && body !== undefined)
-      await issueBodyCuir(t, c, body.toString());
+      if (await issueBodyCuir(t, c, body.toString())) issuedForRegistrations++;
     return rawRequest(t.url, {
       method,
       path,
@@ -90,8 +90,10 @@ describe('fuzzing every endpoint', () => {
     return answers;
   }
 
+  /** CUIRs `send` had generation issue before registrations: not the fuzzed requests' doing. */
+  let issuedForRegistrations = 0;
   const counts = async () =>
-    (
+    withoutIssuedForRegistrations(
       await db.query(
         `SELECT (SELECT count(*) FROM recetas WHERE client_id = $1)::int AS recetas,
                 (SELECT count(*) FROM receta_historial h JOIN recetas r USING (id_transaccion)
@@ -99,8 +101,11 @@ describe('fuzzing every endpoint', () => {
                 (SELECT count(*) FROM issued_cuirs WHERE client_id = $1)::int AS cuirs,
                 (SELECT count(*) FROM ${t.config.queue.schema}.job)::int AS jobs`,
         [c.id],
-      )
-    )[0] as { recetas: number; historial: number; cuirs: number; jobs: number };
+      ),
+    );
+  const withoutIssuedForRegistrations = (
+    rows: Array<{ recetas: number; historial: number; cuirs: number; jobs: number }>,
+  ) => ({ ...rows[0], cuirs: rows[0].cuirs - issuedForRegistrations });
 
   /**
    * Runs a property over cases and checks every answer; afterwards the rows of the client

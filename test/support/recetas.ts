@@ -75,18 +75,20 @@ export function generationBodyFor(cuir: string) {
  * does before registering; for tests that send registrations their own way too (raw bytes,
  * several processes). Generation's answer is not judged: a CUIR it did not issue to `c` shows as
  * the registration's 422 CUIR_NOT_OWNED, and a body without a CUIR is the test's to get wrong.
+ * True when generation issued it just now (a new `issued_cuirs` row).
  */
-export async function issueBodyCuir(t: Service, c: Caller, body: unknown): Promise<void> {
+export async function issueBodyCuir(t: Service, c: Caller, body: unknown): Promise<boolean> {
   let parsed: unknown = body;
   if (typeof body === 'string') {
     try {
       parsed = JSON.parse(body);
     } catch {
-      return;
+      return false;
     }
   }
   const cuir = (parsed as { cuir?: unknown } | null)?.cuir;
-  if (typeof cuir === 'string' && parseCuir(cuir).ok) await issuance(t, c, cuir);
+  if (typeof cuir !== 'string' || !parseCuir(cuir).ok) return false;
+  return (await issuance(t, c, cuir)).status === 201;
 }
 
 /** POST /v1/recetas/registrar as sent: the CUIR is registered only if it was issued to `c`. */
