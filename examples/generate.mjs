@@ -16,6 +16,9 @@ const source = /^https?:\/\//.test(input)
   ? new URL(input)
   : JSON.parse(readFileSync(input, 'utf8'));
 const ast = await openapiTS(source, {
+  // A member with a default (an item's `sustituible`) stays optional in what a client sends;
+  // answers say what they always carry with `required`.
+  defaultNonNullable: false,
   transform(schema) {
     if (schema.format !== 'binary') return undefined;
     return schema.nullable ? ts.factory.createUnionTypeNode([BLOB, NULL]) : BLOB;
