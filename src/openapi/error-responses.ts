@@ -5,12 +5,8 @@ import type {
   ResponseObject,
 } from '@nestjs/swagger';
 import { statusOf } from '../common/errors/error-codes.js';
-import {
-  type ErrorExample,
-  exampleMedia,
-  examplesFor,
-  OPERATION_ERROR_EXAMPLES,
-} from './error-examples.js';
+import { exampleMedia, examplesFor } from './error-example-media.js';
+import { type ErrorExample, OPERATION_ERROR_EXAMPLES } from './error-examples.js';
 import { ERROR_ENVELOPE } from './standard-responses.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

@@ -1,5 +1,6 @@
 import type { HeaderObject, ReferenceObject, ResponseObject } from '@nestjs/swagger';
-import { ERROR_EXAMPLES, type ErrorExample, exampleMedia } from './error-examples.js';
+import { exampleMedia } from './error-example-media.js';
+import { ERROR_EXAMPLES, type ErrorExample } from './error-examples.js';
 
 /**
  * The response headers the service sends and the error answers any operation can give,
