@@ -15,6 +15,7 @@ import { AuditoriaModule } from './auditoria/auditoria.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CuirModule } from './cuir/cuir.module.js';
 import { DispensasModule } from './dispensas/dispensas.module.js';
+import { FiscalizacionModule } from './fiscalizacion/fiscalizacion.module.js';
 import { MedicamentosModule } from './medicamentos/medicamentos.module.js';
 import { PublicoModule } from './publico/publico.module.js';
 import { PacienteModule } from './paciente/paciente.module.js';
@@ -40,6 +41,7 @@ const DOMAIN_MODULES = [
   AuditoriaModule,
   PacienteModule,
   PublicoModule,
+  FiscalizacionModule,
 ];
 
 @Module({})

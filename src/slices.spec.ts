@@ -142,6 +142,7 @@ describe('production', () => {
     PACIENTE_JWT_ISSUER: 'https://mi.argentina.example',
     PACIENTE_JWT_AUDIENCE: 'recetas',
     API_SECRET_PEPPER: 'k'.repeat(24) + 'Zq7!x9Lm',
+    VERIFICACION_PUBLICA_CLAVE: 'q'.repeat(24) + 'Zq7!x9Lm',
   };
   const problems = configProblems;
 
@@ -179,5 +180,16 @@ describe('production', () => {
     expect(problems({ ...complete, API_SECRET_PEPPER: pepper })).toEqual([
       expect.stringMatching(/^API_SECRET_PEPPER: /),
     ]);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['short', 'x'.repeat(31)],
+    ['the compose placeholder', 'change-me-to-a-long-random-value'],
+  ])('refuses a %s key of the QR links, naming VERIFICACION_PUBLICA_CLAVE', (_what, clave) => {
+    const { VERIFICACION_PUBLICA_CLAVE: _set, ...env } = complete;
+    expect(
+      problems(clave === undefined ? env : { ...env, VERIFICACION_PUBLICA_CLAVE: clave }),
+    ).toEqual([expect.stringMatching(/^VERIFICACION_PUBLICA_CLAVE: /)]);
   });
 });

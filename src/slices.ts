@@ -4,6 +4,7 @@ import { auditoriaSlice } from './auditoria/auditoria.slice.js';
 import { authSlice } from './auth/auth.slice.js';
 import { cuirSlice } from './cuir/cuir.slice.js';
 import { dispensasSlice } from './dispensas/dispensas.slice.js';
+import { fiscalizacionSlice } from './fiscalizacion/fiscalizacion.slice.js';
 import { idempotencySlice } from './idempotency/idempotency.slice.js';
 import { medicamentosSlice } from './medicamentos/medicamentos.slice.js';
 import { pacienteSlice } from './paciente/paciente.slice.js';
@@ -35,6 +36,7 @@ export const MODULE_SLICES: readonly ModuleSlice[] = [
   auditoriaSlice,
   pacienteSlice,
   publicoSlice,
+  fiscalizacionSlice,
 ];
 
 registerSlices(MODULE_SLICES);

@@ -29,5 +29,6 @@ describe('docker-compose.yml', () => {
       expect(env[name]).toMatch(/^(postgres|https?):\/\//);
     // Interpolated from the operator's environment, and compose refuses to start without it.
     expect(env.API_SECRET_PEPPER).toMatch(/^\$\{API_SECRET_PEPPER:\?/);
+    expect(env.VERIFICACION_PUBLICA_CLAVE).toMatch(/^\$\{VERIFICACION_PUBLICA_CLAVE:\?/);
   });
 });

@@ -14,6 +14,7 @@ const PRODUCTION = {
   PACIENTE_JWT_ISSUER: 'https://mi.argentina.example',
   PACIENTE_JWT_AUDIENCE: 'recetas',
   API_SECRET_PEPPER: 'p3pp3r-that-is-long-enough-and-random-xyz',
+  VERIFICACION_PUBLICA_CLAVE: 'qr-link-key-that-is-long-enough-and-random',
   LOG_LEVEL: 'silent',
 };
 
@@ -47,6 +48,24 @@ describe('production refuses the emulators and the embedded database', () => {
     const run = start({ ...PRODUCTION, API_SECRET_PEPPER: pepper });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/API_SECRET_PEPPER: must be at least 32 random characters/);
+  });
+
+  it.each([
+    ['unset', undefined, /VERIFICACION_PUBLICA_CLAVE: is required when NODE_ENV=production/],
+    [
+      'the compose placeholder',
+      'change-me-to-a-long-random-value',
+      /VERIFICACION_PUBLICA_CLAVE: must be at least 32 random characters/,
+    ],
+    [
+      'shorter than 32 characters',
+      'short-qr-key-1234',
+      /VERIFICACION_PUBLICA_CLAVE: must be at least 32 random characters/,
+    ],
+  ])('exits 1 naming the QR links\' key when it is %s', (_what, clave, message) => {
+    const run = start({ ...PRODUCTION, VERIFICACION_PUBLICA_CLAVE: clave });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(message);
   });
 
   it('a development start on a real database warns that the development pepper is in use', async () => {

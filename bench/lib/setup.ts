@@ -48,6 +48,7 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
   bench.serviceEnv = {
     NODE_ENV: 'production',
     API_SECRET_PEPPER: PEPPER,
+    VERIFICACION_PUBLICA_CLAVE: `${PEPPER}-qr-links`,
     DATABASE_URL: db.url,
     HOST: '127.0.0.1',
     PORT: '0',

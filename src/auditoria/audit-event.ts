@@ -13,6 +13,7 @@ export const AUDIT_TIPOS = [
   'acceso_paciente',
   'documento',
   'verificacion_publica',
+  'fiscalizacion',
 ] as const;
 
 export type AuditTipo = (typeof AUDIT_TIPOS)[number];

@@ -40,6 +40,13 @@ export class ApiClientEntity {
   @Column('char', { name: 'cuir_platform_id', length: 4, nullable: true })
   cuirPlatformId: string | null;
 
+  /**
+   * The INDEC jurisdictions whose restricted prescriptions a health authority reads (scope
+   * fiscalizacion:read, SPEC 9.3); empty for every other client.
+   */
+  @Column('text', { array: true, default: () => "'{}'" })
+  jurisdicciones: string[];
+
   @Column('boolean')
   active: boolean;
 

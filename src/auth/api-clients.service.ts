@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../common/crypto/secret-box.js';
-import { allScopes, isScope, Scope } from '../common/http/access.js';
+import { allScopes, isScope, knownScopes, Scope } from '../common/http/access.js';
 import { InjectSettings } from '../config/settings.js';
 import { webhookUrlProblem } from '../webhooks/webhook-url-policy.js';
 import { webhooksSettings } from '../webhooks/webhooks.slice.js';
 import type { WebhooksSettings } from '../webhooks/webhooks.slice.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
+import { isIndecJurisdiction } from '../common/indec-jurisdictions.js';
 import { ApiClientEntity } from './api-client.entity.js';
 import { ApiClientsRepository } from './api-clients.repository.js';
 import { hashSecret, newClientKey, newClientSecret } from './credentials.js';
@@ -20,6 +21,8 @@ export interface ClientSettings {
   cuirRules?: boolean;
   /** 4 digits: the client's prescribing-platform id in its CUIRs; null: CUIR_PLATFORM_ID. */
   cuirPlatformId?: string | null;
+  /** A health authority's INDEC jurisdictions (required with fiscalizacion:read, only with it). */
+  jurisdicciones?: string[];
   /** A URL sets (or replaces) the webhook and issues a new signing secret; null removes it. */
   webhookUrl?: string | null;
 }
@@ -35,6 +38,8 @@ export interface ClientView {
   cuir_rules: boolean;
   /** null: the service's CUIR_PLATFORM_ID. */
   cuir_platform_id: string | null;
+  /** A health authority's jurisdictions; empty for every other client. */
+  jurisdicciones: string[];
   active: boolean;
   rotating: boolean;
   created_at: string;
@@ -64,7 +69,7 @@ export function parseScopes(list: string): Scope[] {
   if (unknown.length > 0 || scopes.length === 0) {
     throw new DomainError(
       'VALIDATION_FAILED',
-      `Unknown scope(s): ${unknown.join(', ') || '(none given)'}; known: ${allScopes().join(', ')}, or all`,
+      `Unknown scope(s): ${unknown.join(', ') || '(none given)'}; known: ${knownScopes().join(', ')}; or all (${allScopes().join(', ')})`,
     );
   }
   return [...new Set(scopes)] as Scope[];
@@ -100,6 +105,10 @@ export class ApiClientsService {
         cuirUniqueness: settings.cuirUniqueness ?? true,
         cuirRules: settings.cuirRules ?? false,
         cuirPlatformId: platformId(settings.cuirPlatformId) ?? null,
+        jurisdicciones: authorityJurisdictions(
+          settings.scopes ?? [],
+          settings.jurisdicciones ?? [],
+        ),
         active: true,
       }),
     );
@@ -113,6 +122,10 @@ export class ApiClientsService {
   async update(ref: string, settings: ClientSettings): Promise<ClientView> {
     const client = await this.get(ref);
     if (settings.scopes) client.scopes = settings.scopes;
+    client.jurisdicciones = authorityJurisdictions(
+      client.scopes,
+      settings.jurisdicciones ?? client.jurisdicciones,
+    );
     if (settings.rateLimitPerMinute !== undefined)
       client.rateLimitPerMinute = settings.rateLimitPerMinute;
     if (settings.cuirUniqueness !== undefined) client.cuirUniqueness = settings.cuirUniqueness;
@@ -222,6 +235,38 @@ function platformId(id: string | null | undefined): string | null | undefined {
   return id;
 }
 
+/** The scope that makes a client a health authority (fiscalizacion's slice declares it). */
+const AUTHORITY_SCOPE = 'fiscalizacion:read';
+
+/**
+ * SPEC 9.3: an authority (scope fiscalizacion:read) reads the jurisdictions it is given, and
+ * must be given at least one; no other client has any. INDEC codes, each once, sorted.
+ */
+function authorityJurisdictions(scopes: readonly string[], given: readonly string[]): string[] {
+  const codes = [...new Set(given)].sort();
+  const unknown = codes.filter((c) => !isIndecJurisdiction(c));
+  if (unknown.length > 0)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `Unknown jurisdiction(s): ${unknown.join(', ')} (INDEC codes: 02 CABA, 06 Buenos Aires, …)`,
+      [{ field: 'jurisdicciones', issue: 'must be INDEC jurisdiction codes' }],
+    );
+  const authority = scopes.includes(AUTHORITY_SCOPE);
+  if (authority && codes.length === 0)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `A client with ${AUTHORITY_SCOPE} needs its jurisdictions (--jurisdicciones 02,06)`,
+      [{ field: 'jurisdicciones', issue: `is required with ${AUTHORITY_SCOPE}` }],
+    );
+  if (!authority && codes.length > 0)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `Jurisdictions are only for a client with ${AUTHORITY_SCOPE} (--jurisdicciones none clears them)`,
+      [{ field: 'jurisdicciones', issue: `applies only with ${AUTHORITY_SCOPE}` }],
+    );
+  return codes;
+}
+
 function toView(c: ApiClientEntity): ClientView {
   return {
     id: c.id,
@@ -232,6 +277,7 @@ function toView(c: ApiClientEntity): ClientView {
     cuir_uniqueness: c.cuirUniqueness,
     cuir_rules: c.cuirRules,
     cuir_platform_id: c.cuirPlatformId,
+    jurisdicciones: c.jurisdicciones,
     active: c.active,
     rotating: c.nextSecretHash !== null,
     created_at: c.createdAt.toISOString(),

@@ -68,6 +68,7 @@ export class AuthService {
       cuirUniqueness: client.cuirUniqueness,
       cuirRules: client.cuirRules,
       cuirPlatformId: client.cuirPlatformId,
+      jurisdicciones: client.jurisdicciones,
     };
   }
 

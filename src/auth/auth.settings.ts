@@ -1,14 +1,7 @@
 import { IsOptional, IsString } from 'class-validator';
 import { BoolSetting, IntSetting, OneOfSetting } from '../config/setting-decorators.js';
+import { DEVELOPMENT_PEPPER, secretProblem } from '../config/production-secret.js';
 import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
-
-/** The pepper used when none is set: fine on a laptop, refused in production. */
-export const DEVELOPMENT_PEPPER = 'development-only-pepper-change-me';
-
-/** Values shipped in examples: a production start with one of them is refused. */
-const PLACEHOLDER_PEPPERS = [DEVELOPMENT_PEPPER, 'change-me-to-a-long-random-value'];
-/** 32 characters of randomness is the floor for an HMAC key (at least 128 bits in base64). */
-const MIN_PRODUCTION_PEPPER = 32;
 
 class AuthVariables {
   /** Key of the secret hashes and of the webhook-secret encryption. */
@@ -25,16 +18,8 @@ export const authSettings = defineSettings(
   AuthVariables,
   (v, core) => {
     const pepper = v.API_SECRET_PEPPER;
-    if (core.nodeEnv === 'production') {
-      if (!pepper)
-        throw new ConfigError(['API_SECRET_PEPPER: is required when NODE_ENV=production']);
-      if (pepper.length < MIN_PRODUCTION_PEPPER || PLACEHOLDER_PEPPERS.includes(pepper))
-        throw new ConfigError([
-          `API_SECRET_PEPPER: must be at least ${MIN_PRODUCTION_PEPPER} random characters, not a documented placeholder, when NODE_ENV=production`,
-        ]);
-    } else if (pepper !== undefined && pepper.length < 16) {
-      throw new ConfigError(['API_SECRET_PEPPER: must be at least 16 characters']);
-    }
+    const problem = secretProblem('API_SECRET_PEPPER', pepper, core.nodeEnv);
+    if (problem) throw new ConfigError([problem]);
     return {
       /** Server-side key of the secret hashes; changing it invalidates every issued secret. */
       secretPepper: pepper ?? DEVELOPMENT_PEPPER,

@@ -26,8 +26,20 @@ const platformIdFlag = (value: string): string => {
   return value;
 };
 
+/** `02,06` → ['02', '06']; `none` → [] (checked against INDEC by the service). */
+const jurisdictionsFlag = (value: string): string[] => {
+  if (value === 'none') return [];
+  const codes = value.split(',').map((c) => c.trim());
+  if (codes.some((c) => !/^\d{2}$/.test(c)))
+    throw new InvalidArgumentError(
+      'expected INDEC codes of 2 digits, comma-separated (02,06), or none',
+    );
+  return codes;
+};
+
 interface SettingsFlags {
   webhookUrl?: string;
+  jurisdicciones?: string[];
   scopes?: string;
   rateLimit?: number;
   cuirUniqueness?: boolean;
@@ -49,6 +61,7 @@ function settingsFrom(flags: SettingsFlags): ClientSettings {
     cuirUniqueness: flags.cuirUniqueness,
     cuirRules: flags.cuirRules,
     cuirPlatformId: flags.platformId === 'none' ? null : flags.platformId,
+    jurisdicciones: flags.jurisdicciones,
   };
 }
 
@@ -61,6 +74,11 @@ const withSettingsFlags = (cmd: Command) =>
       '--platform-id <NNNN|none>',
       "the client's prescribing-platform id in its CUIRs (none: CUIR_PLATFORM_ID)",
       platformIdFlag,
+    )
+    .option(
+      '--jurisdicciones <codes|none>',
+      'a health authority (fiscalizacion:read, granted only by name): the INDEC jurisdictions it reads, e.g. 02,06',
+      jurisdictionsFlag,
     )
     .option('--json', 'print one JSON object on stdout');
 
@@ -78,7 +96,7 @@ export function clientsCommand(
       .requiredOption('--name <name>', 'client (provider platform) name')
       .requiredOption(
         '--scopes <list>',
-        'comma-separated scopes, or "all" (a pharmacy: recetas:verify,dispensas:write)',
+        'comma-separated scopes, or "all" (a pharmacy: recetas:verify,dispensas:write; all never includes fiscalizacion:read)',
       ),
   ).action((flags: SettingsFlags & { name: string }) =>
     run(async (svc) =>
@@ -159,5 +177,5 @@ function printView(out: Output, view: ClientView, json?: boolean): void {
 
 function describe(c: ClientView): string {
   const state = c.active ? (c.rotating ? 'active, rotating' : 'active') : 'revoked';
-  return `${c.name} (${c.id}) key=${c.key} [${state}] scopes=${c.scopes.join(',') || '-'} rate=${c.rate_limit_per_minute}/min cuir-uniqueness=${c.cuir_uniqueness ? 'on' : 'off'} cuir-rules=${c.cuir_rules ? 'on' : 'off'} platform-id=${c.cuir_platform_id ?? 'default'}`;
+  return `${c.name} (${c.id}) key=${c.key} [${state}] scopes=${c.scopes.join(',') || '-'} rate=${c.rate_limit_per_minute}/min cuir-uniqueness=${c.cuir_uniqueness ? 'on' : 'off'} cuir-rules=${c.cuir_rules ? 'on' : 'off'} platform-id=${c.cuir_platform_id ?? 'default'}${c.jurisdicciones.length > 0 ? ` jurisdicciones=${c.jurisdicciones.join(',')}` : ''}`;
 }

@@ -11,6 +11,8 @@ import { registerScopes, ScopeTable } from './http/access.js';
 export interface ModuleSlice {
   name: string;
   scopes?: ScopeTable;
+  /** Scopes `--scopes all` leaves out: granted to a client only by their names. */
+  scopesByNameOnly?: ScopeTable;
   errors?: ErrorCodeTable;
   settings?: readonly SettingsSlice<unknown>[];
   /** Migration classes, in the module's own `migrations/` folder. */
@@ -28,6 +30,7 @@ export interface ModuleSlice {
 export function registerSlices(slices: readonly ModuleSlice[]): void {
   for (const s of slices) {
     if (s.scopes) registerScopes(s.scopes);
+    if (s.scopesByNameOnly) registerScopes(s.scopesByNameOnly, { byNameOnly: true });
     if (s.errors) registerErrorCodes(s.errors);
   }
 }

@@ -27,6 +27,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /v1/paciente/recetas/{cuir}': 'obtenerRecetaPaciente',
   'GET /v1/paciente/recetas/{cuir}/documento': 'descargarDocumentoRecetaPaciente',
   'GET /r/{cuir}': 'verificarRecetaPublica',
+  'GET /v1/fiscalizacion/recetas': 'listarRecetasFiscalizacion',
+  'GET /v1/fiscalizacion/recetas/{cuir}': 'obtenerRecetaFiscalizacion',
   // Outside /v1: operations, no credentials.
   'GET /health/live': 'healthLive',
   'GET /health/ready': 'healthReady',

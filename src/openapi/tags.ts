@@ -35,6 +35,11 @@ const TAGS: TagObject[] = [
       'The public verification behind the printed QR: no credentials, a signed link, never the patient.',
   },
   {
+    name: 'fiscalizacion',
+    description:
+      "Health authorities (scope fiscalizacion:read, granted only by name): the restricted prescriptions of their jurisdictions, with patient, diagnosis and dispensations (Res. MS 2214/2025's digital duplicate).",
+  },
+  {
     name: 'operations',
     description:
       'Health, metrics and this document: outside /v1, no credentials, no rate limit per client.',

@@ -10,9 +10,11 @@ import {
   coberturaDe,
   diagnosticoDe,
   itemContenido,
+  LEYENDA_SUBTIPO,
   pacienteDe,
   Receta,
   RecetasService,
+  subtipoRestringido,
 } from '../recetas/recetas.service.js';
 import type { VidaReceta } from '../recetas/vida/receta-vida.js';
 import { pacienteSettings } from './paciente.slice.js';
@@ -103,10 +105,17 @@ export class DocumentoService implements OnModuleDestroy {
         at: vida.anulacion.at.toISOString(),
         motivo: vida.anulacion.motivo,
       },
+      restriccion: restriccionDe(r.cuir),
       content_sha256: recetaContentHash(r),
       verification_url: this.enlaces.url(r.cuir),
     };
   }
+}
+
+/** The mark of a restricted prescription (SPEC 9.3), or null. */
+function restriccionDe(cuir: string): string | null {
+  const subtipo = subtipoRestringido(cuir);
+  return subtipo ? LEYENDA_SUBTIPO[subtipo] : null;
 }
 
 /** What a dispensation not reversed gave of item `item` (at most one exists), or null. */

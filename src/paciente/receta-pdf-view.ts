@@ -82,6 +82,11 @@ export interface RecetaPdfView {
   estado_receta: EstadoReceta;
   /** `at`: ISO 8601 with offset. */
   anulacion: { at: string; motivo: string } | null;
+  /**
+   * A restricted prescription's mark (SPEC 9.3): "Receta archivada" (CUIR subtype 03) or
+   * "Legalmente restringida" (04); absent for any other.
+   */
+  restriccion?: string | null;
   /** Hex SHA-256 of the registered content (the same as the verification by CUIR shows). */
   content_sha256: string;
   /** The public verification link (PUBLIC_BASE_URL/r/{cuir}?f=…): publico/EnlacesPublicos. */

@@ -83,6 +83,13 @@ function field(
 function header(doc: Doc, view: RecetaPdfView): number {
   const left = CONTENT - QR_SIZE - 16;
   let y = put(doc, 'Receta electrónica', MARGIN, MARGIN, { font: F.bold, size: 20, width: left });
+  if (view.restriccion)
+    y = put(doc, view.restriccion, MARGIN, y + 2, {
+      font: F.bold,
+      size: 13,
+      color: RED,
+      width: left,
+    });
   y = put(
     doc,
     'Documento para imprimir de una receta registrada. Se verifica por su CUIR.',

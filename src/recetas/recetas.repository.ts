@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
 import { LATEST_ID_SQL, ListFilters, listingSql, ListingRow } from './consulta/listado.sql.js';
+import { type FiltroRestringidas, restringidasQuery } from './consulta/restringidas.js';
 import { HistoryEntry, RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
 import type { AnulacionEstado, Estado } from './receta-state.js';
@@ -168,6 +169,15 @@ export class RecetasRepository {
     const { sql, values } = listingSql(f, watermark);
     const rows: ListingRow[] = await this.transactions.manager.query(sql, values);
     return { rows, asOf: watermark };
+  }
+
+  /** The health authority's page of restricted prescriptions and their exact count (SPEC 9.3). */
+  async restringidas(f: FiltroRestringidas): Promise<{ rows: RecetaEntity[]; total: number }> {
+    const [rows, total] = await restringidasQuery(
+      this.recetas.createQueryBuilder('r'),
+      f,
+    ).getManyAndCount();
+    return { rows, total };
   }
 
   private async latestId(): Promise<string> {

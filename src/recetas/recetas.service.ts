@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RecetaEntity, RecetaItem } from './entities/receta.entity.js';
+import type { FiltroRestringidas } from './consulta/restringidas.js';
 import { RecetasRepository } from './recetas.repository.js';
 import type { DispensaDeReceta, ReservaViva } from './vida/dispensacion.port.js';
 import { vidaDe } from './vida/receta-vida.js';
@@ -19,6 +20,15 @@ export {
   pacienteDe,
 } from './contenido/contenido.js';
 export type { Cobertura, Diagnostico, ItemContenido, Paciente } from './contenido/contenido.js';
+export type { FiltroRestringidas } from './consulta/restringidas.js';
+export type { VidaReceta } from './vida/receta-vida.js';
+export {
+  jurisdiccionDe,
+  LEYENDA_SUBTIPO,
+  SUBTIPOS_RESTRINGIDOS,
+  subtipoRestringido,
+  type SubtipoRestringido,
+} from './contenido/restringida.js';
 
 /**
  * The recetas module's face to other modules (verification, dispensation, the patient's
@@ -48,6 +58,15 @@ export class RecetasService {
    */
   lockForUpdate(ref: { id_transaccion: string } | { cuir: string }): Promise<Receta | null> {
     return this.recetas.lockForUpdate(ref);
+  }
+
+  /**
+   * The restricted prescriptions of some jurisdictions in a range, oldest first, with their
+   * exact count: the health authority's copy (SPEC 9.3). No jurisdiction, no prescription.
+   */
+  restringidas(f: FiltroRestringidas): Promise<{ rows: Receta[]; total: number }> {
+    if (f.jurisdicciones.length === 0) return Promise.resolve({ rows: [], total: 0 });
+    return this.recetas.restringidas(f);
   }
 
   /** Its life now: estado_receta, the window, the cancellation, dispensations, reservation. */

@@ -16,18 +16,27 @@ export type ScopeTable = Readonly<Record<string, string>>;
 
 export const defineScopes = <T extends ScopeTable>(table: T): T => table;
 
-const catalogue = new Map<string, string>();
+const catalogue = new Map<string, { description: string; byNameOnly: boolean }>();
 
-export function registerScopes(table: ScopeTable): void {
-  for (const [scope, description] of Object.entries(table)) catalogue.set(scope, description);
+/**
+ * Makes a module's scopes known. `byNameOnly`: `--scopes all` leaves them out (a scope that
+ * reaches other clients' data, like the health authority's, is granted only by its name).
+ */
+export function registerScopes(table: ScopeTable, opts: { byNameOnly?: boolean } = {}): void {
+  for (const [scope, description] of Object.entries(table))
+    catalogue.set(scope, { description, byNameOnly: opts.byNameOnly === true });
 }
 
 /** Every registered scope, in registration order. */
-export const allScopes = (): Scope[] => [...catalogue.keys()] as Scope[];
+export const knownScopes = (): Scope[] => [...catalogue.keys()] as Scope[];
+
+/** What `--scopes all` grants: every registered scope but those granted only by name. */
+export const allScopes = (): Scope[] =>
+  [...catalogue].filter(([, s]) => !s.byNameOnly).map(([scope]) => scope) as Scope[];
 
 export const isScope = (s: string): s is Scope => catalogue.has(s);
 
-export const scopeDescription = (s: string): string | undefined => catalogue.get(s);
+export const scopeDescription = (s: string): string | undefined => catalogue.get(s)?.description;
 
 export const SCOPES_KEY = 'required-scopes';
 export const PUBLIC_KEY = 'public-route';

@@ -10,6 +10,8 @@ export interface AuthenticatedClient {
   cuirRules: boolean;
   /** The client's own CUIR platform id; null: the service's CUIR_PLATFORM_ID. */
   cuirPlatformId: string | null;
+  /** A health authority's jurisdictions (SPEC 9.3); empty for every other client. */
+  jurisdicciones: readonly string[];
 }
 
 /** The per-request state our middlewares and guards attach to Express's request. */

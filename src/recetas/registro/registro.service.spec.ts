@@ -19,6 +19,7 @@ const CLIENT: AuthenticatedClient = {
   cuirUniqueness: true,
   cuirRules: false,
   cuirPlatformId: null,
+  jurisdicciones: [],
 };
 
 const dto = (over: Partial<RegistrarRecetaDto> = {}): RegistrarRecetaDto => ({

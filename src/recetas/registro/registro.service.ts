@@ -7,6 +7,7 @@ import type { IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
 import { medicamentoDesconocido } from '../../medicamentos/medicamento-desconocido.js';
 import { MedicamentosService } from '../../medicamentos/medicamentos.service.js';
 import { ProfesionalService } from '../../profesional/profesional.service.js';
+import { faltantesRestringida } from '../contenido/restringida.js';
 import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
 import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
 import { RegistroWriter } from './registro.writer.js';
@@ -55,6 +56,13 @@ export class RegistroService {
       throw new DomainError('VALIDATION_FAILED', 'Request validation failed', [
         { field: 'cuir', issue: 'must be a valid CUIR' },
       ]);
+    const faltantes = faltantesRestringida(dto);
+    if (faltantes.length > 0)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        "A restricted prescription needs its patient and every item's dosage",
+        faltantes,
+      );
     const jurisdiccion = parsed.components.jurisdiction;
     if (!(await this.profesional.isLicenceEnabled(dto.matricula_profesional, jurisdiccion))) {
       throw new DomainError(

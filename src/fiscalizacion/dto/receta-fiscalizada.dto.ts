@@ -1,0 +1,106 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CUIR_PATTERN } from '../../cuir/cuir-patterns.js';
+import { DiagnosticoDto, PacienteDto } from '../../recetas/contenido/dto/contenido.dto.js';
+import { SUBTIPOS_RESTRINGIDOS } from '../../recetas/recetas.service.js';
+import {
+  ANULACION_PROPERTY,
+  ESTADO_RECETA_PROPERTY,
+  FarmaciaDto,
+  RecetaItemDetalleDto,
+  VIGENCIA_DESDE_PROPERTY,
+  VIGENCIA_HASTA_PROPERTY,
+} from '../../recetas/vida/dto/receta-vida.dto.js';
+import type { AnulacionDto, EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
+
+const int = (minimum: number, maximum: number, description?: string) => ({
+  type: 'integer' as const,
+  format: 'int32',
+  minimum,
+  maximum,
+  ...(description ? { description } : {}),
+});
+
+export class DispensaFiscalizadaItemDto {
+  @ApiProperty(int(1, 10, 'Position in the prescription, from 1')) item: number;
+  @ApiProperty(int(1, 999, 'Units dispensed')) cantidad_dispensada: number;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Catalogue code dispensed, when the pharmacy gave one',
+    example: '1336421',
+  })
+  codigo: string | null;
+  @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
+}
+
+export class DispensaFiscalizadaDto {
+  @ApiProperty({ format: 'uuid', example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' })
+  id_dispensa: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T13:25:00.000Z' })
+  fecha_dispensa: string;
+  @ApiProperty({ type: FarmaciaDto }) farmacia: FarmaciaDto;
+  @ApiProperty({ type: [DispensaFiscalizadaItemDto], maxItems: 10 })
+  items: DispensaFiscalizadaItemDto[];
+  @ApiProperty({ description: 'Reversed by the pharmacy within its window' }) revertida: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', example: null })
+  revertida_at: string | null;
+}
+
+/** A restricted prescription as its jurisdiction's health authority reads it (SPEC 9.3). */
+export class RecetaFiscalizadaDto {
+  @ApiProperty({ pattern: CUIR_PATTERN, example: '00010001060103000000000000000000001234501' })
+  cuir: string;
+  @ApiProperty({ example: '1042' }) id_transaccion: string;
+  @ApiProperty({
+    enum: SUBTIPOS_RESTRINGIDOS,
+    description: 'The CUIR subtype: 03 bajo receta archivada, 04 legalmente restringido',
+  })
+  subtipo: string;
+  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @ApiProperty({ example: '30111222' }) documento_paciente: string;
+  @ApiPropertyOptional({
+    type: PacienteDto,
+    description:
+      'The patient: required when a restricted prescription is registered, so absent only from one registered before that rule',
+  })
+  paciente?: PacienteDto;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      codigo: { type: 'string', description: 'ICD-10', example: 'F41.1' },
+      descripcion: { type: 'string', example: 'Trastorno de ansiedad generalizada' },
+    },
+    required: ['codigo'],
+    description: 'The diagnosis, or null when none was registered',
+    example: null,
+  })
+  diagnostico: DiagnosticoDto | null;
+  @ApiProperty({ example: '123456' }) matricula_profesional: string;
+  @ApiProperty({ description: 'INDEC code of the CUIR jurisdiction', example: '06' })
+  jurisdiccion: string;
+  @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
+  @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
+  @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
+  @ApiProperty({
+    type: [RecetaItemDetalleDto],
+    maxItems: 10,
+    description: 'The registered items (SPEC 9.2 members), each with the units dispensed',
+  })
+  items: RecetaItemDetalleDto[];
+  @ApiProperty(ANULACION_PROPERTY) anulacion: AnulacionDto | null;
+  @ApiProperty({
+    type: [DispensaFiscalizadaDto],
+    description: 'Every dispensation, oldest first, reversed ones included',
+  })
+  dispensas: DispensaFiscalizadaDto[];
+}
+
+export class ListadoFiscalizacionDto {
+  @ApiProperty(int(0, 2_147_483_647, 'Every match of the filters, not just this page'))
+  total: number;
+  @ApiProperty(int(1, 1_000_000)) page: number;
+  @ApiProperty(int(1, 200)) per_page: number;
+  @ApiProperty({ type: [RecetaFiscalizadaDto], maxItems: 200, description: 'Oldest first' })
+  items: RecetaFiscalizadaDto[];
+}

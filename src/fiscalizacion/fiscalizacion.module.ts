@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AuditoriaModule } from '../auditoria/auditoria.module.js';
+import { AuthModule } from '../auth/auth.module.js';
+import { RecetasModule } from '../recetas/recetas.module.js';
+import { FiscalizacionController } from './fiscalizacion.controller.js';
+import { FiscalizacionService } from './fiscalizacion.service.js';
+
+/**
+ * The health authority's copy of restricted prescriptions (SPEC 9.3). It owns no table: it reads
+ * prescriptions through RecetasService (whose repository walks the partial index this module's
+ * migration creates) and their dispensations through their life.
+ */
+@Module({
+  imports: [AuthModule, AuditoriaModule, RecetasModule],
+  controllers: [FiscalizacionController],
+  providers: [FiscalizacionService],
+})
+export class FiscalizacionModule {}

@@ -1,0 +1,24 @@
+import type { ModuleSlice } from '../common/module-slice.js';
+import { defineScopes } from '../common/http/access.js';
+import { Fiscalizacion1795728500000 } from './migrations/1795728500000-Fiscalizacion.js';
+
+/**
+ * The health authority's scope. It reaches every client's restricted prescriptions (of the
+ * authority's jurisdictions), so `--scopes all` never includes it: it is granted by its name,
+ * with `--jurisdicciones`.
+ */
+export const FISCALIZACION_SCOPES = defineScopes({
+  'fiscalizacion:read':
+    'health authorities: the restricted prescriptions (CUIR type 01, subtype 03 or 04) of their jurisdictions, with patient, diagnosis and dispensations; granted only by name, with --jurisdicciones',
+});
+
+declare module '../common/http/access.js' {
+  interface Scopes extends Record<keyof typeof FISCALIZACION_SCOPES, true> {}
+}
+
+/** The health authority's copy of restricted prescriptions (SPEC 9.3). */
+export const fiscalizacionSlice: ModuleSlice = {
+  name: 'fiscalizacion',
+  scopesByNameOnly: FISCALIZACION_SCOPES,
+  migrations: [Fiscalizacion1795728500000],
+};

@@ -1,0 +1,50 @@
+import type { SelectQueryBuilder } from 'typeorm';
+import type { RecetaEntity } from '../entities/receta.entity.js';
+import { cuirSubstr, type SubtipoRestringido } from '../contenido/restringida.js';
+
+/** The health authority's filters (SPEC 9.3): its jurisdictions, the range, and the options. */
+export interface FiltroRestringidas {
+  jurisdicciones: readonly string[];
+  desde: Date;
+  hasta: Date;
+  subtipo?: SubtipoRestringido;
+  matricula?: string;
+  documento?: string;
+  limit: number;
+  offset: number;
+}
+
+const part = (field: 'jurisdiction' | 'prescriptionType' | 'medicationType', alias: string) => {
+  const { from, length } = cuirSubstr(field);
+  return `substr(${alias}.cuir, ${from}, ${length})`;
+};
+
+/**
+ * The restricted prescriptions of the authority's jurisdictions in the range, oldest first.
+ * The restriction is written exactly as the partial index `recetas_restringidas` states it
+ * (fiscalizacion's migration): the planner uses a partial index only when the query implies
+ * its predicate, and it then walks only restricted rows, by jurisdiction and time.
+ */
+export function restringidasQuery(
+  q: SelectQueryBuilder<RecetaEntity>,
+  f: FiltroRestringidas,
+): SelectQueryBuilder<RecetaEntity> {
+  const r = q.alias;
+  q.where(`${part('prescriptionType', r)} = '01' AND ${part('medicationType', r)} IN ('03', '04')`)
+    .andWhere(`${part('jurisdiction', r)} IN (:...jurisdicciones)`, {
+      jurisdicciones: f.jurisdicciones,
+    })
+    .andWhere(`${r}.fecha_creacion >= :desde AND ${r}.fecha_creacion <= :hasta`, {
+      desde: f.desde,
+      hasta: f.hasta,
+    });
+  if (f.subtipo) q.andWhere(`${part('medicationType', r)} = :subtipo`, { subtipo: f.subtipo });
+  if (f.matricula)
+    q.andWhere(`${r}.matricula_profesional = :matricula`, { matricula: f.matricula });
+  if (f.documento) q.andWhere(`${r}.documento_paciente = :documento`, { documento: f.documento });
+  return q
+    .orderBy(`${r}.fecha_creacion`, 'ASC')
+    .addOrderBy(`${r}.id_transaccion`, 'ASC')
+    .limit(f.limit)
+    .offset(f.offset);
+}
