@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { LONE_SURROGATE_ISSUE, REFUSED_ISSUE } from '../../src/common/validation/request-text.js';
 import type { TestClient } from '../support/clients.js';
 import { dispensaBody } from '../support/dispensas.js';
-import { fullContent, issueBodyCuir, registrationBody } from '../support/recetas.js';
+import { EnlacesPublicos } from '../../src/publico/enlaces-publicos.service.js';
+import { fullContent, issueBodyCuir, newCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { fuzzDni, LogGuard } from './support/log-guard.js';
 import {
@@ -41,6 +42,8 @@ describe('fuzzing every endpoint', () => {
       MINISTRY_DELIVERY_ENABLED: 'false',
       // Hundreds of deliberate 401s: the failure limiter has its own test (auth-abuse).
       AUTH_FAILURES_PER_MINUTE: '100000',
+      // The public page's per-address limit has its own test (publico.e2e-spec).
+      VERIFICACION_PUBLICA_POR_MINUTO: '100000',
     });
     c = await watchedClient(t, guard, { cuirUniqueness: true });
     db = t.app.get(DataSource);
@@ -575,6 +578,85 @@ describe('fuzzing every endpoint', () => {
     );
     expect(answers.some((a) => a.status === 404)).toBe(true);
     expect(answers.some((a) => a.status < 300)).toBe(true);
+  });
+
+  /** A restricted prescription of the client's (SPEC 9.3), registered outside any count. */
+  const restrictedCuir = async () => {
+    const { paciente, diagnostico, items } = fullContent();
+    const body = registrationBody({
+      paciente,
+      diagnostico,
+      items,
+      cuir: newCuir({ medicationType: '03' }),
+    });
+    expect((await send('POST', '/v1/recetas/registrar', toJsonText(body))).status).toBe(201);
+    return body.cuir as string;
+  };
+
+  it('GET /v1/fiscalizacion/recetas and /{cuir} (a health authority of 02)', async () => {
+    const autoridad = await watchedClient(t, guard, {
+      scopes: ['fiscalizacion:read'],
+      jurisdicciones: ['02'],
+    });
+    const own = await restrictedCuir();
+    const asAuthority = (k: Case): Case => ({
+      ...k,
+      headers: { ...k.headers, ...autoridad.headers },
+    });
+    const listed = await fuzz(
+      queryCase(
+        '/v1/fiscalizacion/recetas',
+        { fecha_desde: '2020-01-01T00:00:00Z', fecha_hasta: '2099-01-01T00:00:00Z' },
+        ['fecha_desde', 'fecha_hasta', 'subtipo', 'matricula', 'documento', 'page', 'per_page'],
+      ).map(asAuthority),
+    );
+    expect(listed.some((a) => a.status === 200)).toBe(true);
+    const one = await fuzz(
+      fc.tuple(idArb, oddHeaders).map(([id, headers]) =>
+        asAuthority({
+          method: 'GET',
+          path: `/v1/fiscalizacion/recetas/${id === 'OWN' ? own : id}`,
+          headers: stripBodyHeaders(headers),
+        }),
+      ),
+      100,
+    );
+    expect(one.some((a) => a.status === 200)).toBe(true);
+    expect(one.some((a) => a.status === 404)).toBe(true);
+  });
+
+  it('GET /r/{cuir}?f= (hostile CUIRs and signatures, no credentials)', async () => {
+    const cuir = await restrictedCuir();
+    const link = new URL(t.app.get(EnlacesPublicos).url(cuir));
+    const firma = link.searchParams.get('f') as string;
+    const query = fc.oneof(
+      { weight: 2, arbitrary: fc.constant(`?f=${firma}`) },
+      { weight: 1, arbitrary: fc.constant('') },
+      { weight: 2, arbitrary: hostileString.map((v) => `?f=${pct(v)}`) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(hostileKey, hostileString)
+          .map(([k, v]) => `?f=${firma}&${pct(k) || 'x'}=${pct(v)}`),
+      },
+      { weight: 1, arbitrary: fc.constant(`?f=${firma}&f=${firma}`) },
+    );
+    const answers = await fuzz(
+      fc.tuple(idArb, query, oddHeaders).map(([id, q, headers]): Case => ({
+        method: 'GET',
+        path: `/r/${id === 'OWN' ? cuir : id}${q}`,
+        // No credentials; JSON asked for, so every refusal is the envelope checkAnswer reads.
+        headers: {
+          ...stripBodyHeaders(headers),
+          Accept: 'application/json',
+          'X-API-Key': '',
+          'X-API-Secret': '',
+        },
+      })),
+      150,
+    );
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    expect(answers.some((a) => a.status === 404)).toBe(true);
   });
 
   it('credential headers: odd keys and secrets answer 401 in the envelope, never 5xx', async () => {

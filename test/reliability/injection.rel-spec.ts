@@ -198,8 +198,18 @@ describe('SQL injection', () => {
         range,
       ],
       ['/v1/medicamentos/buscar', ['q', 'code', 'page', 'per_page'], 'q=ibuprofeno'],
+      [
+        '/v1/fiscalizacion/recetas',
+        ['fecha_desde', 'fecha_hasta', 'subtipo', 'matricula', 'documento', 'page', 'per_page'],
+        range,
+      ],
     ];
+    const autoridad = await watchedClient(t, guard, {
+      scopes: ['fiscalizacion:read'],
+      jurisdicciones: ['02', '06'],
+    });
     for (const [path, params, base] of cases) {
+      const as = path.startsWith('/v1/fiscalizacion') ? autoridad.headers : {};
       for (const param of params) {
         for (const payload of SQL_PAYLOADS) {
           const rest = base
@@ -207,12 +217,15 @@ describe('SQL injection', () => {
             .filter((p) => !p.startsWith(`${param}=`))
             .join('&');
           const query = `${rest}&${param}=${pct(payload)}`;
-          const res = await checked(`${path}?${query}`, send('GET', `${path}?${query}`));
+          const res = await checked(
+            `${path}?${query}`,
+            send('GET', `${path}?${query}`, undefined, as),
+          );
           expect([200, 400]).toContain(res.status);
           // A payload in q is a search text: it matches no medicine or some by its letters,
           // never the whole catalogue.
           if (param === 'q' && res.status === 200) expect(res.body.data.total).toBeLessThan(300);
-          if (path === '/v1/recetas/listar' && res.status === 200)
+          if (path !== '/v1/medicamentos/buscar' && res.status === 200)
             expect(res.body.data.total).toBeLessThanOrEqual(1000);
         }
       }
@@ -220,6 +233,10 @@ describe('SQL injection', () => {
   });
 
   it('path ids and headers', async () => {
+    const autoridad = await watchedClient(t, guard, {
+      scopes: ['fiscalizacion:read'],
+      jurisdicciones: ['02'],
+    });
     for (const payload of SQL_PAYLOADS) {
       for (const base of ['/v1/recetas', '/v1/transacciones']) {
         const res = await checked(`${base}/${payload}`, send('GET', `${base}/${pct(payload)}`));
@@ -230,6 +247,19 @@ describe('SQL injection', () => {
         );
         expect(suffixed.status).toBe(404);
       }
+      // The authority's read by CUIR and the public page: a payload is never a CUIR (404).
+      const byCuir = await checked(
+        `fiscalizacion/${payload}`,
+        send('GET', `/v1/fiscalizacion/recetas/${pct(payload)}`, undefined, autoridad.headers),
+      );
+      expect(byCuir.status).toBe(404);
+      const publico = await checked(
+        `/r/${payload}`,
+        send('GET', `/r/${pct(payload)}?f=${pct(payload)}`, undefined, {
+          Accept: 'application/json',
+        }),
+      );
+      expect(publico.status).toBe(404);
       for (const header of ['X-API-Key', 'X-API-Secret']) {
         const res = await checked(
           `${header}: ${payload}`,

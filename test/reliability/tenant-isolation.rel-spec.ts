@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TestClient } from '../support/clients.js';
 import { dispensaBody } from '../support/dispensas.js';
-import { fullContent, issueBodyCuir, registrationBody } from '../support/recetas.js';
+import { fullContent, issueBodyCuir, newCuir, registrationBody } from '../support/recetas.js';
 import type { TestApp } from '../support/test-app.js';
 import { LogGuard } from './support/log-guard.js';
 import { checkAnswer, rawRequest, RawResponse } from './support/raw-http.js';
@@ -281,6 +281,53 @@ describe('tenant isolation', () => {
     // A's listing summary carries none of the content either; B's is empty of A's rows.
     const bList = await listar(b, '&documento=30111222');
     expect(bList.body.data.items.map((i: { cuir: string }) => i.cuir)).not.toContain(cuir);
+  });
+
+  it("a health authority reads only restricted prescriptions of its jurisdictions, and no client reads the authority's routes", async () => {
+    const { paciente, diagnostico, items } = fullContent();
+    const restricted = (jurisdiction: string, licence: string) =>
+      registrationBody({
+        paciente,
+        diagnostico,
+        items,
+        cuir: newCuir({ jurisdiction, medicationType: '04' }),
+        matricula_profesional: licence,
+      });
+    const in02 = restricted('02', '123456');
+    const in06 = restricted('06', '654321');
+    const plain02 = registrationBody({ paciente, diagnostico, items });
+    for (const body of [in02, in06, plain02])
+      expect((await call(a, 'POST', '/v1/recetas/registrar', body)).status).toBe(201);
+    const autoridad02 = await watchedClient(t, guard, {
+      scopes: ['fiscalizacion:read'],
+      jurisdicciones: ['02'],
+    });
+    const range = 'fecha_desde=2000-01-01T00:00:00Z&fecha_hasta=2100-01-01T00:00:00Z&per_page=200';
+    const listed = await call(autoridad02, 'GET', `/v1/fiscalizacion/recetas?${range}`);
+    checkAnswer(listed, 'authority 02 lists');
+    const cuirs = listed.body.data.items.map((i: { cuir: string }) => i.cuir);
+    expect(cuirs).toContain(in02.cuir);
+    expect(cuirs).not.toContain(in06.cuir);
+    expect(cuirs).not.toContain(plain02.cuir);
+    // Another jurisdiction's and a plain one: the same 404 as a CUIR nobody registered.
+    const unknown = await call(
+      autoridad02,
+      'GET',
+      `/v1/fiscalizacion/recetas/${newCuir({ medicationType: '04' })}`,
+    );
+    for (const cuir of [in06.cuir, plain02.cuir]) {
+      const res = await call(autoridad02, 'GET', `/v1/fiscalizacion/recetas/${cuir as string}`);
+      checkAnswer(res, `authority 02 reads ${cuir as string}`);
+      expect(shape(res)).toEqual(shape(unknown));
+    }
+    // A and B hold every scope `all` gives, which never includes the authority's.
+    for (const c of [a, b]) {
+      const res = await call(c, 'GET', `/v1/fiscalizacion/recetas/${in02.cuir as string}`);
+      expect(res.status).toBe(403);
+      expect((await call(c, 'GET', `/v1/fiscalizacion/recetas?${range}`)).status).toBe(403);
+    }
+    // And the authority reads nothing of the clients' own routes.
+    expect((await call(autoridad02, 'GET', `/v1/recetas/${aIds[0]}`)).status).toBe(403);
   });
 
   it('logs carry no document number, name or secret', () => {
