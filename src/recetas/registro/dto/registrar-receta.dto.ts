@@ -164,7 +164,7 @@ export class RegistrarRecetaDto {
 
   @ApiProperty({
     description:
-      'A structurally valid 41-digit CUIR (known jurisdiction, type, and subtype for that type)',
+      'A structurally valid 41-digit CUIR (known jurisdiction, type, and subtype for that type). Type 01 with subtype 03 (bajo receta archivada) or 04 (legalmente restringido) is a restricted prescription: see paciente',
     example: '00010001020102000000000000000000001234501',
     pattern: CUIR_PATTERN,
     minLength: 41,
@@ -222,7 +222,8 @@ export class RegistrarRecetaDto {
 
   @ApiPropertyOptional({
     type: PacienteDto,
-    description: 'The patient: all four members required when the object is sent',
+    description:
+      'The patient: all four members required when the object is sent. Required on a restricted prescription (CUIR type 01, subtype 03 or 04), whose every item also needs dci, concentracion, forma_farmaceutica and posologia: else 400 VALIDATION_FAILED naming each missing member',
   })
   @IsOptional()
   @IsObject({ message: 'must be an object with nombre, apellido, sexo and fecha_nacimiento' })
