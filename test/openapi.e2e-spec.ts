@@ -29,10 +29,13 @@ describe('the served OpenAPI document', () => {
   let c: TestClient;
 
   let citizen: Record<string, string>;
+  let autoridad: TestClient;
 
   beforeAll(async () => {
     t = await startTestApp();
     c = await createClient(t, { rateLimitPerMinute: 100_000, cuirUniqueness: false });
+    // The health authority's scope is granted only by name (SPEC 9.3).
+    autoridad = await createClient(t, { scopes: ['fiscalizacion:read'], jurisdicciones: ['06'] });
     citizen = {
       Authorization: `Bearer ${await sandboxCitizenToken(t.sandboxUrl as string, CUIL)}`,
     };
@@ -183,7 +186,11 @@ describe('the served OpenAPI document', () => {
       if (!path.startsWith('/v1/')) continue;
       const { url, query, body } = exampleRequest(path, op);
       expect(url).not.toContain('{');
-      const credentials = citizenOnly(doc, op) ? citizen : c.headers;
+      const credentials = citizenOnly(doc, op)
+        ? citizen
+        : op['x-required-scope'] === 'fiscalizacion:read'
+          ? autoridad.headers
+          : c.headers;
       const req = request(t.url)[method as 'get'](url).query(query).set(credentials);
       const res = await (body === undefined ? req : req.send(body));
       accepted[op.operationId] = res.status;

@@ -108,6 +108,54 @@ const dispensed = (d: Data): Data => ({
 });
 
 /**
+ * The health authority's story (SPEC 9.3): a restricted prescription of the Province of Buenos
+ * Aires (subtype 03, bajo receta archivada), clonazepam, dispensed the next day.
+ */
+const RECETA_FISCALIZADA: Data = {
+  cuir: '00010001060103000000000000000000004567801',
+  id_transaccion: '2087',
+  subtipo: '03',
+  fecha_creacion: '2026-11-22T14:10:00Z',
+  documento_paciente: '30111222',
+  paciente: {
+    nombre: 'Ana María',
+    apellido: 'Fernández',
+    sexo: 'F',
+    fecha_nacimiento: '1985-03-14',
+  },
+  diagnostico: { codigo: 'F41.1', descripcion: 'Trastorno de ansiedad generalizada' },
+  matricula_profesional: '654321',
+  jurisdiccion: '06',
+  estado_receta: 'DISPENSADA',
+  vigencia_desde: EXAMPLE_IDS.vigencia.desde,
+  vigencia_hasta: EXAMPLE_IDS.vigencia.hasta,
+  items: [
+    {
+      nombre: 'Rivotril 2 mg',
+      cantidad: 1,
+      dci: 'clonazepam',
+      concentracion: '2 mg',
+      forma_farmaceutica: 'comprimido',
+      presentacion: 'envase x 30 comprimidos',
+      posologia: 'medio comprimido por la noche durante 30 días',
+      sustituible: true,
+      dispensado: 1,
+    },
+  ],
+  anulacion: null,
+  dispensas: [
+    {
+      id_dispensa: '5a2b3c4d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+      fecha_dispensa: '2026-11-23T15:40:00Z',
+      farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
+      items: [{ item: 1, cantidad_dispensada: 1, codigo: null, sustituido: false }],
+      revertida: false,
+      revertida_at: null,
+    },
+  ],
+};
+
+/**
  * Success examples that differ from what their schemas compose, by operationId: the
  * prescription as that answer shows it in the story above (the composed `data` in, the
  * answer's `data` out). A schema shared by several answers composes one state; these give
@@ -171,6 +219,8 @@ export const SUCCESS_EXAMPLES: Record<string, (data: Data) => Data> = {
     items: (d.items as Data[]).map((i) => ({ ...i, at: '2026-11-23T13:18:00Z' })),
   }),
   reservarReceta: (d) => ({ ...d, vence_at: EXAMPLE_IDS.reserva_vence }),
+  listarRecetasFiscalizacion: (d) => ({ ...d, total: 1, items: [RECETA_FISCALIZADA] }),
+  obtenerRecetaFiscalizacion: () => RECETA_FISCALIZADA,
   dispensarReceta: dispensed,
   obtenerDispensa: dispensed,
   // Its items dispensable again: the prescription is VIGENTE once more.
