@@ -1,4 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DomainError } from '../common/errors/domain-error.js';
+import { statusOf } from '../common/errors/error-codes.js';
+import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { currentClientRequestId, currentRequestId } from '../common/http/request-scope.js';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { type AuditEvent, auditEventRow } from './audit-event.js';
@@ -19,7 +23,14 @@ export interface EventosPage {
  */
 @Injectable()
 export class AuditoriaService {
-  constructor(private readonly repo: AuditoriaRepository) {}
+  private readonly log: Logger;
+
+  constructor(
+    private readonly repo: AuditoriaRepository,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'auditoria' });
+  }
 
   /**
    * Writes one event in the running transaction (Transactions.run: it commits or rolls back
@@ -29,6 +40,28 @@ export class AuditoriaService {
    */
   record(event: AuditEvent): Promise<string> {
     return this.repo.insert(auditEventRow(withRequestId(event)));
+  }
+
+  /**
+   * A refused action's event, `resultado` the error's code, written on its own (after the
+   * action rolled back). The one rule for every module: a refusal is a DomainError answered
+   * 4xx — a 5xx is the service failing, not the caller refused — and a failed write is logged,
+   * never thrown, so it can never replace the answer the caller gets. Call it in the action's
+   * catch, then rethrow.
+   */
+  async recordRefusal(err: unknown, event: Omit<AuditEvent, 'resultado'>): Promise<void> {
+    if (!(err instanceof DomainError) || statusOf(err.code) >= 500) return;
+    await this.recordBeside({ ...event, resultado: err.code });
+  }
+
+  /**
+   * An event beside an answer already decided (a refusal, a turned-away attempt): a failed
+   * write is logged as a warning, never thrown, so the caller's answer stays what it was.
+   */
+  async recordBeside(event: AuditEvent): Promise<void> {
+    await this.record(event).catch((failure: unknown) => {
+      this.log.warn({ err: failure, tipo: event.tipo }, 'event not written to the event log');
+    });
   }
 
   /**

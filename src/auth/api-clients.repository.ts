@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { UUID } from '../common/validation/patterns.js';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { ApiClientEntity } from './api-client.entity.js';
@@ -16,7 +17,7 @@ export class ApiClientsRepository {
 
   /** By id or by public key: what an operator types into the credentials tool. */
   findByIdOrKey(ref: string): Promise<ApiClientEntity | null> {
-    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
+    const isUuid = UUID.test(ref);
     return isUuid ? this.repo.findOneBy({ id: ref }) : this.repo.findOneBy({ key: ref });
   }
 

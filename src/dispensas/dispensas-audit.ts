@@ -1,11 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { Injectable } from '@nestjs/common';
 import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import type { AuditTipo } from '../auditoria/audit-event.js';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
-import { DomainError } from '../common/errors/domain-error.js';
-import { statusOf } from '../common/errors/error-codes.js';
-import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 
 /**
  * What an event of this module names: the action, who, which prescription. The request's id
@@ -25,14 +21,7 @@ export interface DispensaEvent {
  */
 @Injectable()
 export class DispensasAudit {
-  private readonly log: Logger;
-
-  constructor(
-    private readonly auditoria: AuditoriaService,
-    @Inject(ROOT_LOGGER) logger: Logger,
-  ) {
-    this.log = logger.child({ component: 'dispensas-audit' });
-  }
+  constructor(private readonly auditoria: AuditoriaService) {}
 
   async ok(e: DispensaEvent): Promise<void> {
     await this.auditoria.record({ ...e, resultado: 'ok' });
@@ -43,10 +32,8 @@ export class DispensasAudit {
     return this.auditoria.eventInStatement({ ...e, resultado: 'ok' });
   }
 
-  async refused(err: unknown, e: DispensaEvent): Promise<void> {
-    if (!(err instanceof DomainError) || statusOf(err.code) >= 500) return;
-    await this.auditoria.record({ ...e, resultado: err.code }).catch((failure: unknown) => {
-      this.log.warn({ err: failure, tipo: e.tipo }, 'refused action not written to the event log');
-    });
+  /** A refusal (4xx), on its own after the rollback (AuditoriaService.recordRefusal). */
+  refused(err: unknown, e: DispensaEvent): Promise<void> {
+    return this.auditoria.recordRefusal(err, e);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { UUID } from '../common/validation/patterns.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { InjectSettings } from '../config/settings.js';
@@ -13,8 +14,6 @@ import { dispensasSettings } from './dispensas.slice.js';
 import type { DispensasSettings } from './dispensas.slice.js';
 import type { DispensaDto } from './dto/dispensa.dto.js';
 import type { DispensaEntity } from './entities/dispensa.entity.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A dispenser's own dispensations: reading one, and reversing it (contract §7) within

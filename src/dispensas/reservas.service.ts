@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { UUID } from '../common/validation/patterns.js';
 import { notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { InjectSettings } from '../config/settings.js';
@@ -13,8 +14,6 @@ import type { DispensasSettings } from './dispensas.slice.js';
 import type { ReservaDto } from './dto/reservar.dto.js';
 import { RecetaEnJuego, reservaProblem, turnoProblem } from './reglas-dispensa.js';
 import { ReservasRepository } from './reservas.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The prescription as the rules of reglas-dispensa.ts read it. */
 export function enJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { UUID } from '../common/validation/patterns.js';
 import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
 import { errorEnvelope } from '../common/errors/error-envelope.js';
@@ -10,7 +11,6 @@ import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { KEY_LEASE_SECONDS, KEY_TTL_HOURS } from './idempotency.sql.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
 /**

@@ -78,7 +78,24 @@ export class PacienteService {
     try {
       pdf = await this.documentos.render(r);
     } catch (err) {
-      if (err instanceof DomainError) await this.log('documento', actor, r, err.code);
+      // A download turned away while every render slot is busy (503) is in the log with that
+      // result (contract §8): the attempt is the owner's to see, though it is no refusal of
+      // theirs. Any other refusal follows the one rule (4xx only; never replaces the answer).
+      if (err instanceof DomainError && err.code === 'SERVICE_UNAVAILABLE')
+        await this.auditoria.recordBeside({
+          tipo: 'documento',
+          cuir: r.cuir,
+          idTransaccion: r.id_transaccion,
+          actor,
+          resultado: err.code,
+        });
+      else
+        await this.auditoria.recordRefusal(err, {
+          tipo: 'documento',
+          cuir: r.cuir,
+          idTransaccion: r.id_transaccion,
+          actor,
+        });
       throw err;
     }
     await this.log('documento', actor, r, 'ok');

@@ -4,14 +4,7 @@
  */
 import { jurisdictionName } from '../common/indec-jurisdictions.js';
 
-export const ESTADOS_RECETA = [
-  'VIGENTE',
-  'DISPENSADA_PARCIAL',
-  'DISPENSADA',
-  'VENCIDA',
-  'ANULADA',
-] as const;
-export type EstadoReceta = (typeof ESTADOS_RECETA)[number];
+import type { EstadoReceta } from '../recetas/vida/estado-receta.js';
 
 /** What was dispensed of an item (by a dispensation not reversed: at most one per item). */
 export interface RecetaPdfDispensa {

@@ -7,8 +7,8 @@
  */
 import { pdfBarcodes, pdfPageCount, pdfText, withTools } from '../../test/support/pdf-tools.js';
 import { renderRecetaPdf } from './receta-pdf.js';
+import { ESTADOS_RECETA } from '../recetas/vida/estado-receta.js';
 import {
-  ESTADOS_RECETA,
   fechaAr,
   fechaHoraAr,
   jurisdiccionOf,

@@ -7,13 +7,8 @@ import PDFDocument from 'pdfkit';
 import { code128, CODE128_QUIET_MODULES, drawLinear, drawMatrix, qrCode } from './pdf/barcodes.js';
 import { drawItemsTable } from './pdf/items-table.js';
 import { pdfFonts } from './pdf/pdf-fonts.js';
-import {
-  ESTADO_LABEL,
-  fechaAr,
-  fechaHoraAr,
-  type EstadoReceta,
-  type RecetaPdfView,
-} from './receta-pdf-view.js';
+import { ESTADO_LABEL, fechaAr, fechaHoraAr, type RecetaPdfView } from './receta-pdf-view.js';
+import type { EstadoReceta } from '../recetas/vida/estado-receta.js';
 
 type Doc = PDFKit.PDFDocument;
 

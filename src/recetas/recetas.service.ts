@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ID_TRANSACCION } from '../common/validation/patterns.js';
 import type { RecetaEntity, RecetaItem } from './entities/receta.entity.js';
 import type { FiltroRestringidas } from './consulta/restringidas.js';
 import { RecetasRepository } from './recetas.repository.js';
@@ -48,7 +49,7 @@ export class RecetasService {
 
   /** The prescription with this id_transaccion, whoever registered it. */
   findById(id: string): Promise<Receta | null> {
-    return /^\d{1,18}$/.test(id) ? this.recetas.findById(id) : Promise.resolve(null);
+    return ID_TRANSACCION.test(id) ? this.recetas.findById(id) : Promise.resolve(null);
   }
 
   /**

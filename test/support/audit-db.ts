@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { execFile } from 'node:child_process';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditSealer } from '../../src/auditoria/audit-sealer.js';
@@ -104,7 +105,10 @@ export async function openAuditDatabase(): Promise<AuditDatabase> {
     return {
       ds,
       transactions,
-      service: new AuditoriaService(new AuditoriaRepository(transactions)),
+      service: new AuditoriaService(
+        new AuditoriaRepository(transactions),
+        pino({ level: 'silent' }),
+      ),
       sellos,
       sealer,
       verify: () => new AuditVerifier(sellos).verify(),

@@ -42,3 +42,9 @@ export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length
  * its own. (An unpaired surrogate, refused too, is beyond what a pattern can say.)
  */
 export const TEXT_PATTERN = `^[^${REFUSED_CHARACTERS}]*$`;
+
+// The same rules as expressions, for the validators and the services: one source each.
+export const DNI = new RegExp(DNI_PATTERN);
+export const MATRICULA = new RegExp(MATRICULA_PATTERN);
+export const ID_TRANSACCION = new RegExp(ID_TRANSACCION_PATTERN);
+export const UUID = new RegExp(UUID_PATTERN);

@@ -1,7 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  DNI,
+  DNI_PATTERN,
+  MATRICULA,
+  MATRICULA_PATTERN,
+} from '../../common/validation/patterns.js';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { DateRangePageQuery } from '../../common/validation/date-range-page.query.js';
-import { DNI_PATTERN, MATRICULA_PATTERN } from '../../common/validation/patterns.js';
 import { SUBTIPOS_RESTRINGIDOS, type SubtipoRestringido } from '../../recetas/recetas.service.js';
 
 /** The authority's listing (SPEC 9.3): the range and page of listar, and three filters. */
@@ -22,7 +27,7 @@ export class ListarFiscalizacionQuery extends DateRangePageQuery {
     maxLength: 20,
   })
   @IsOptional()
-  @Matches(/^[A-Za-z0-9]{1,20}$/, { message: 'must be 1 to 20 letters or digits' })
+  @Matches(MATRICULA, { message: 'must be 1 to 20 letters or digits' })
   matricula?: string;
 
   @ApiPropertyOptional({
@@ -32,6 +37,6 @@ export class ListarFiscalizacionQuery extends DateRangePageQuery {
     maxLength: 8,
   })
   @IsOptional()
-  @Matches(/^\d{7,8}$/, { message: 'must be 7 or 8 digits' })
+  @Matches(DNI, { message: 'must be 7 or 8 digits' })
   documento?: string;
 }

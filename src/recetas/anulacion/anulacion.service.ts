@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { Injectable } from '@nestjs/common';
+import { ID_TRANSACCION } from '../../common/validation/patterns.js';
 import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { DomainError, notFound } from '../../common/errors/domain-error.js';
-import { statusOf } from '../../common/errors/error-codes.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
-import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import { Transactions } from '../../database/transactions.js';
 import { JobQueue } from '../../queue/job-queue.js';
 import { ConsultaService } from '../consulta/consulta.service.js';
@@ -25,8 +23,6 @@ import { RecetaVidaService } from '../vida/receta-vida.service.js';
  */
 @Injectable()
 export class AnulacionService {
-  private readonly log: Logger;
-
   constructor(
     private readonly recetas: RecetasRepository,
     private readonly vidas: RecetaVidaService,
@@ -35,13 +31,10 @@ export class AnulacionService {
     private readonly events: RecetaEventsService,
     private readonly auditoria: AuditoriaService,
     private readonly consulta: ConsultaService,
-    @Inject(ROOT_LOGGER) logger: Logger,
-  ) {
-    this.log = logger.child({ component: 'anulacion' });
-  }
+  ) {}
 
   async anular(client: AuthenticatedClient, id: string, motivo: string): Promise<RecetaDetalleDto> {
-    const own = /^\d{1,18}$/.test(id) ? await this.recetas.findForClient(client.id, id) : null;
+    const own = ID_TRANSACCION.test(id) ? await this.recetas.findForClient(client.id, id) : null;
     const event = { tipo: 'anulacion', actor: client.id, cuir: own?.cuir };
     try {
       await this.transactions.run(async () => {
@@ -52,7 +45,7 @@ export class AnulacionService {
         await this.auditoria.record({ ...event, idTransaccion: id, resultado: 'ok' });
       });
     } catch (err) {
-      await this.recordRefusal(err, { ...event, idTransaccion: own ? id : null });
+      await this.auditoria.recordRefusal(err, { ...event, idTransaccion: own ? id : null });
       throw err;
     }
     return this.consulta.detail(client, id);
@@ -104,22 +97,6 @@ export class AnulacionService {
       estado_receta: 'ANULADA',
       anulada_at: (at ?? new Date()).toISOString(),
       motivo,
-    });
-  }
-
-  /** A refusal (4xx) is logged on its own, after the rollback; a failed log never hides it. */
-  private async recordRefusal(
-    err: unknown,
-    event: {
-      tipo: string;
-      actor: string;
-      cuir?: string;
-      idTransaccion: string | null;
-    },
-  ): Promise<void> {
-    if (!(err instanceof DomainError) || statusOf(err.code) >= 500) return;
-    await this.auditoria.record({ ...event, resultado: err.code }).catch((e: unknown) => {
-      this.log.warn({ err: e }, 'refused cancellation not written to the event log');
     });
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ID_TRANSACCION } from '../../common/validation/patterns.js';
 import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { notFound } from '../../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
@@ -121,7 +122,7 @@ export class ConsultaService {
 
   /** Another client's transaction answers exactly like a missing one (no existence oracle). */
   private async owned(client: AuthenticatedClient, id: string): Promise<RecetaEntity> {
-    const r = /^\d{1,18}$/.test(id) ? await this.recetas.findForClient(client.id, id) : null;
+    const r = ID_TRANSACCION.test(id) ? await this.recetas.findForClient(client.id, id) : null;
     if (!r) throw notFound('Transaction');
     return r;
   }

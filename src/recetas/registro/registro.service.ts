@@ -24,7 +24,7 @@ export class RegistroService {
 
   /**
    * Registers the prescription; its event is written by the registration's own statement, and
-   * a refusal (a domain error) is written to the event log on its own.
+   * a refusal (4xx) is written to the event log on its own (AuditoriaService.recordRefusal).
    */
   async register(
     client: AuthenticatedClient,
@@ -34,14 +34,11 @@ export class RegistroService {
     try {
       return await this.checkAndWrite(client, dto, claim);
     } catch (err) {
-      if (err instanceof DomainError) {
-        await this.auditoria.record({
-          tipo: 'registro',
-          cuir: dto.cuir,
-          actor: client.id,
-          resultado: err.code,
-        });
-      }
+      await this.auditoria.recordRefusal(err, {
+        tipo: 'registro',
+        cuir: dto.cuir,
+        actor: client.id,
+      });
       throw err;
     }
   }

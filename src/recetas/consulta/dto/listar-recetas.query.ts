@@ -1,11 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Matches } from 'class-validator';
-import { DateRangePageQuery } from '../../../common/validation/date-range-page.query.js';
 import {
+  DNI,
   DNI_PATTERN,
+  ID_TRANSACCION,
   ID_TRANSACCION_PATTERN,
+  MATRICULA,
   MATRICULA_PATTERN,
 } from '../../../common/validation/patterns.js';
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { DateRangePageQuery } from '../../../common/validation/date-range-page.query.js';
 import { ESTADOS } from '../../receta-state.js';
 import type { Estado } from '../../receta-state.js';
 
@@ -17,7 +20,7 @@ export class ListarRecetasQuery extends DateRangePageQuery {
     maxLength: 20,
   })
   @IsOptional()
-  @Matches(/^[A-Za-z0-9]{1,20}$/, { message: 'must be 1 to 20 letters or digits' })
+  @Matches(MATRICULA, { message: 'must be 1 to 20 letters or digits' })
   matricula?: string;
 
   @ApiPropertyOptional({
@@ -27,7 +30,7 @@ export class ListarRecetasQuery extends DateRangePageQuery {
     maxLength: 8,
   })
   @IsOptional()
-  @Matches(/^\d{7,8}$/, { message: 'must be 7 or 8 digits' })
+  @Matches(DNI, { message: 'must be 7 or 8 digits' })
   documento?: string;
 
   @ApiPropertyOptional({
@@ -47,6 +50,6 @@ export class ListarRecetasQuery extends DateRangePageQuery {
     maxLength: 18,
   })
   @IsOptional()
-  @Matches(/^\d{1,18}$/, { message: 'must be an id_transaccion (digits)' })
+  @Matches(ID_TRANSACCION, { message: 'must be an id_transaccion (digits)' })
   as_of?: string;
 }

@@ -1,4 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  DATE_TIME_MAX_LENGTH,
+  DATE_TIME_WITH_OFFSET_PATTERN,
+  DNI,
+  DNI_INPUT_PATTERN,
+  MATRICULA,
+  MATRICULA_PATTERN,
+} from '../../../common/validation/patterns.js';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,12 +24,6 @@ import {
   IsObject,
   ValidateNested,
 } from 'class-validator';
-import {
-  DATE_TIME_MAX_LENGTH,
-  DATE_TIME_WITH_OFFSET_PATTERN,
-  DNI_INPUT_PATTERN,
-  MATRICULA_PATTERN,
-} from '../../../common/validation/patterns.js';
 import { IsIsoDateTimeWithOffset, NormalizeDni } from '../../../common/validation/validators.js';
 import { CUIR_PATTERN } from '../../../cuir/cuir-patterns.js';
 import { IsCuir } from '../../../cuir/is-cuir.validator.js';
@@ -137,7 +139,7 @@ export class RegistrarRecetaDto {
   })
   @IsDefined(required)
   @NormalizeDni()
-  @Matches(/^\d{7,8}$/, { message: 'must be a DNI of 7 or 8 digits (dots allowed: 30.111.222)' })
+  @Matches(DNI, { message: 'must be a DNI of 7 or 8 digits (dots allowed: 30.111.222)' })
   documento_paciente: string;
 
   @ApiProperty({
@@ -149,7 +151,7 @@ export class RegistrarRecetaDto {
     maxLength: 20,
   })
   @IsDefined(required)
-  @Matches(/^[A-Za-z0-9]{1,20}$/, { message: 'must be 1 to 20 letters or digits' })
+  @Matches(MATRICULA, { message: 'must be 1 to 20 letters or digits' })
   matricula_profesional: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 40, example: '8123456' })
