@@ -4,6 +4,11 @@
 
 /** Folders under src/ that are infrastructure, not domain modules. */
 const CORE = '(common|config|database)';
+/**
+ * Infrastructure every module may use as a whole: the core, and the plumbing modules whose
+ * every file is meant for the others (the OpenAPI decorators, the job queue).
+ */
+const SHARED = '(common|config|database|openapi|queue)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -35,12 +40,16 @@ module.exports = {
     {
       name: 'module-reaches-another-through-its-public-face',
       comment:
-        "A module's repositories, entities and migrations are its own: another module goes through its service and types, so storage can change without breaking callers.",
+        "A module's inside is its own: another module reaches it only through the files at its root that it declares public — its Nest module, its slice, its services, and `<module>.public.ts` (the types, DTOs, ports and pure rules it shares) — so everything else can change without breaking callers. Specs may reach further (they build fixtures). See docs/architecture.md.",
       severity: 'error',
-      from: { path: '^src/([^/]+)/', pathNot: ['^src/cli/'] },
+      from: { path: '^src/([^/]+)/', pathNot: ['^src/(cli|' + SHARED + ')/', '[.]spec[.]ts$'] },
       to: {
-        path: ['^src/.+[.](repository|entity)[.]ts$', '^src/[^/]+/migrations/'],
-        pathNot: ['^src/$1/'],
+        path: '^src/[^/]+/',
+        pathNot: [
+          '^src/$1/',
+          `^src/${SHARED}/`,
+          '^src/[^/]+/[^/]+[.](module|slice|service|public)[.]ts$',
+        ],
       },
     },
     {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../common/crypto/secret-box.js';
 import { allScopes, isScope, knownScopes, Scope } from '../common/http/access.js';
 import { InjectSettings } from '../config/settings.js';
-import { webhookUrlProblem } from '../webhooks/webhook-url-policy.js';
+import { webhookUrlProblem } from '../webhooks/webhooks.public.js';
 import { webhooksSettings } from '../webhooks/webhooks.slice.js';
 import type { WebhooksSettings } from '../webhooks/webhooks.slice.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';

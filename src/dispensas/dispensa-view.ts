@@ -1,4 +1,4 @@
-import type { EstadoReceta } from '../recetas/vida/estado-receta.js';
+import type { EstadoReceta } from '../recetas/recetas.public.js';
 import type { DispensaDto } from './dto/dispensa.dto.js';
 import type { DispensaItemEntity } from './entities/dispensa-item.entity.js';
 import type { DispensaEntity } from './entities/dispensa.entity.js';

@@ -3,7 +3,7 @@ import {
   DispensacionPort,
   DispensaDeReceta,
   EstadoDispensacion,
-} from '../recetas/vida/dispensacion.port.js';
+} from '../recetas/recetas.public.js';
 import { DispensasRepository } from './dispensas.repository.js';
 import type { DispensaConItems } from './dispensas.repository.js';
 

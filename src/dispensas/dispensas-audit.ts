@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditoriaService } from '../auditoria/auditoria.service.js';
-import type { AuditTipo } from '../auditoria/audit-event.js';
+import type { AuditTipo } from '../auditoria/auditoria.public.js';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 
 /**

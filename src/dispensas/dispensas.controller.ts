@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/http/access.js';
 import { CurrentClient } from '../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { Idempotent } from '../idempotency/idempotency.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { DispensarService } from './dispensar.service.js';
 import { DispensasService } from './dispensas.service.js';

@@ -5,7 +5,7 @@ import { AuthModule } from '../auth/auth.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MedicamentosModule } from '../medicamentos/medicamentos.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
-import { DispensacionPort } from '../recetas/vida/dispensacion.port.js';
+import { DispensacionPort } from '../recetas/recetas.public.js';
 import { DispensacionAdapter } from './dispensacion.adapter.js';
 import { DispensarService } from './dispensar.service.js';
 import { DispensasAudit } from './dispensas-audit.js';

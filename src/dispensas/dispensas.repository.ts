@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { Transactions } from '../database/transactions.js';
-import type { EstadoDispensacion } from '../recetas/vida/dispensacion.port.js';
+import type { EstadoDispensacion } from '../recetas/recetas.public.js';
 import {
   type DispensaInsert,
   ESTADO_DISPENSACION_SQL,

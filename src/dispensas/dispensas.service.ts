@@ -4,7 +4,7 @@ import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { InjectSettings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
-import { RecetaEventsService } from '../recetas/notificacion/receta-events.service.js';
+import { RecetaEventsService } from '../recetas/recetas.public.js';
 import { RecetasService } from '../recetas/recetas.service.js';
 import type { Receta } from '../recetas/recetas.service.js';
 import { dispensaView } from './dispensa-view.js';

@@ -1,6 +1,6 @@
 import { DomainError, validationFailed } from '../common/errors/domain-error.js';
 import type { ErrorDetail } from '../common/errors/error-codes.js';
-import { medicamentoDesconocido } from '../medicamentos/medicamento-desconocido.js';
+import { medicamentoDesconocido } from '../medicamentos/medicamentos.public.js';
 
 /**
  * Contract §7's rules of reservation and dispensation as pure functions over what the prescription's

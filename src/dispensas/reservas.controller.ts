@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { RequireScope } from '../common/http/access.js';
 import { CurrentClient } from '../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { Idempotent } from '../idempotency/idempotency.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { ReservaDto, ReservarDto } from './dto/reservar.dto.js';
 import { ReservasService } from './reservas.service.js';

@@ -4,7 +4,7 @@ import { RequireScope } from '../common/http/access.js';
 import { CurrentClient } from '../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { DATE_RANGE_QUERY_ERRORS } from '../common/validation/date-range-page.query.js';
-import { CUIR_PATTERN } from '../cuir/cuir-patterns.js';
+import { CUIR_PATTERN } from '../cuir/cuir.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { ListarFiscalizacionQuery } from './dto/fiscalizacion.query.js';
 import { ListadoFiscalizacionDto, RecetaFiscalizadaDto } from './dto/receta-fiscalizada.dto.js';

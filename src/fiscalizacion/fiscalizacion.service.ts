@@ -3,7 +3,7 @@ import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import { notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { dateRangePage } from '../common/validation/date-range-page.query.js';
-import { CUIR_PATTERN } from '../cuir/cuir-patterns.js';
+import { CUIR_PATTERN } from '../cuir/cuir.public.js';
 import {
   jurisdiccionDe,
   RecetasService,

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { parseCuir } from '../cuir/cuir-format.js';
+import { parseCuir } from '../cuir/cuir.public.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
-import { recetaContentHash } from '../recetas/receta-content-hash.js';
+import { recetaContentHash, type VidaReceta } from '../recetas/recetas.public.js';
 import {
   coberturaDe,
   diagnosticoDe,
@@ -16,7 +16,6 @@ import {
   RecetasService,
   subtipoRestringido,
 } from '../recetas/recetas.service.js';
-import type { VidaReceta } from '../recetas/vida/receta-vida.js';
 import { pacienteSettings } from './paciente.slice.js';
 import type { PacienteSettings } from './paciente.slice.js';
 import {

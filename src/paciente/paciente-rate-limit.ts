@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/rate-limiters.js';
+import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/auth.public.js';
 import { InjectSettings } from '../config/settings.js';
 import { pacienteSettings } from './paciente.slice.js';
 import type { PacienteSettings } from './paciente.slice.js';

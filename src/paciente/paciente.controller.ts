@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { CITIZEN_TOKEN_SCHEME, Public } from '../common/http/access.js';
 import { RawResponse } from '../common/http/raw-response.decorator.js';
-import { CUIR_PATTERN } from '../cuir/cuir-patterns.js';
+import { CUIR_PATTERN } from '../cuir/cuir.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { CitizenTokenGuard } from './citizen-token.guard.js';
 import type { RequestWithCitizen } from './citizen-token.guard.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ACTOR_PACIENTE } from '../auditoria/audit-event.js';
+import { ACTOR_PACIENTE } from '../auditoria/auditoria.public.js';
 import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';

@@ -4,7 +4,7 @@
  */
 import { jurisdictionName } from '../common/indec-jurisdictions.js';
 
-import type { EstadoReceta } from '../recetas/vida/estado-receta.js';
+import type { EstadoReceta } from '../recetas/recetas.public.js';
 
 /** What was dispensed of an item (by a dispensation not reversed: at most one per item). */
 export interface RecetaPdfDispensa {

@@ -8,7 +8,7 @@ import { code128, CODE128_QUIET_MODULES, drawLinear, drawMatrix, qrCode } from '
 import { drawItemsTable } from './pdf/items-table.js';
 import { pdfFonts } from './pdf/pdf-fonts.js';
 import { ESTADO_LABEL, fechaAr, fechaHoraAr, type RecetaPdfView } from './receta-pdf-view.js';
-import type { EstadoReceta } from '../recetas/vida/estado-receta.js';
+import type { EstadoReceta } from '../recetas/recetas.public.js';
 
 type Doc = PDFKit.PDFDocument;
 

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { authSettings } from '../auth/auth.settings.js';
-import type { AuthSettings } from '../auth/auth.settings.js';
+import { authSettings, type AuthSettings } from '../auth/auth.public.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { publicBaseUrl } from '../config/core-config.js';

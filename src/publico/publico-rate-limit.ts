@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/rate-limiters.js';
+import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/auth.public.js';
 import { InjectSettings } from '../config/settings.js';
 import { publicoSettings } from './publico.slice.js';
 import type { PublicoSettings } from './publico.slice.js';

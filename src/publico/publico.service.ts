@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ACTOR_PUBLICO } from '../auditoria/audit-event.js';
+import { ACTOR_PUBLICO } from '../auditoria/auditoria.public.js';
 import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import { notFound } from '../common/errors/domain-error.js';
 import { jurisdictionName } from '../common/indec-jurisdictions.js';
-import { parseCuir } from '../cuir/cuir-format.js';
+import { parseCuir } from '../cuir/cuir.public.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
-import { recetaContentHash } from '../recetas/receta-content-hash.js';
+import { recetaContentHash } from '../recetas/recetas.public.js';
 import { RecetasService } from '../recetas/recetas.service.js';
 import type { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
 import { EnlacesPublicos } from './enlaces-publicos.service.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiters, rateLimited, retryAfterSeconds } from '../auth/rate-limiters.js';
+import { RateLimiters, rateLimited, retryAfterSeconds } from '../auth/auth.public.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { currentRequestId } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CUIR_PATTERN } from '../cuir/cuir-patterns.js';
+import { CUIR_PATTERN } from '../cuir/cuir.public.js';
 import { RequireScope } from '../common/http/access.js';
 import { DATE_RANGE_QUERY_ERRORS } from '../common/validation/date-range-page.query.js';
 import { CurrentClient } from '../common/http/current-client.decorator.js';

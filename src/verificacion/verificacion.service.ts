@@ -4,13 +4,13 @@ import { ApiClientsService } from '../auth/api-clients.service.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { dateRangePage } from '../common/validation/date-range-page.query.js';
-import { parseCuir } from '../cuir/cuir-format.js';
+import { parseCuir } from '../cuir/cuir.public.js';
 import type {
   ListadoVerificacionesDto,
   ListarVerificacionesQuery,
   VerificacionRecetaDto,
 } from './dto/verificacion.dto.js';
-import { recetaContentHash } from '../recetas/receta-content-hash.js';
+import { recetaContentHash } from '../recetas/recetas.public.js';
 import { contenidoVisible, itemContenido, RecetasService } from '../recetas/recetas.service.js';
 import { EnumeracionLimiter } from './enumeracion-limiter.js';
 import { VerificacionesRepository } from './verificaciones.repository.js';

@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ESTADO_RECETA_PROPERTY, FarmaciaDto } from '../../recetas/vida/dto/receta-vida.dto.js';
-import type { EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
+import {
+  ESTADO_RECETA_PROPERTY,
+  FarmaciaDto,
+  type EstadoReceta,
+} from '../../recetas/recetas.public.js';
 
 export class DispensaItemDto {
   @ApiProperty({

@@ -25,9 +25,8 @@ import {
   UUID_PATTERN,
 } from '../../common/validation/patterns.js';
 import { IsIsoDateTimeWithOffset } from '../../common/validation/validators.js';
-import { CUIR_PATTERN } from '../../cuir/cuir-patterns.js';
-import { IsCuir } from '../../cuir/is-cuir.validator.js';
-import { isValidCuit } from '../../paciente/cuil.js';
+import { CUIR_PATTERN, IsCuir } from '../../cuir/cuir.public.js';
+import { isValidCuit } from '../../paciente/paciente.public.js';
 
 const required = { message: 'is required' };
 

@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined } from 'class-validator';
-import { CUIR_PATTERN } from '../../cuir/cuir-patterns.js';
-import { IsCuir } from '../../cuir/is-cuir.validator.js';
+import { CUIR_PATTERN, IsCuir } from '../../cuir/cuir.public.js';
 
 export class ReservarDto {
   @ApiProperty({

@@ -1,16 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CUIR_PATTERN } from '../../cuir/cuir-patterns.js';
-import { DiagnosticoDto, PacienteDto } from '../../recetas/contenido/dto/contenido.dto.js';
-import { SUBTIPOS_RESTRINGIDOS } from '../../recetas/recetas.service.js';
+import { CUIR_PATTERN } from '../../cuir/cuir.public.js';
 import {
+  DiagnosticoDto,
+  PacienteDto,
   ANULACION_PROPERTY,
   ESTADO_RECETA_PROPERTY,
   FarmaciaDto,
   RecetaItemDetalleDto,
   VIGENCIA_DESDE_PROPERTY,
   VIGENCIA_HASTA_PROPERTY,
-} from '../../recetas/vida/dto/receta-vida.dto.js';
-import type { AnulacionDto, EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
+  type AnulacionDto,
+  type EstadoReceta,
+} from '../../recetas/recetas.public.js';
+import { SUBTIPOS_RESTRINGIDOS } from '../../recetas/recetas.service.js';
 
 const int = (minimum: number, maximum: number, description?: string) => ({
   type: 'integer' as const,

@@ -3,10 +3,10 @@ import {
   CoberturaDto,
   DiagnosticoDto,
   PacienteDto,
-} from '../../recetas/contenido/dto/contenido.dto.js';
-import { RecetaItemDto } from '../../recetas/registro/dto/registrar-receta.dto.js';
-import { SUSTITUIBLE_PROPERTY } from '../../recetas/vida/dto/receta-vida.dto.js';
-import { ESTADOS_RECETA } from '../../recetas/vida/estado-receta.js';
+  RecetaItemDto,
+  SUSTITUIBLE_PROPERTY,
+  ESTADOS_RECETA,
+} from '../../recetas/recetas.public.js';
 
 /** An item as registered (its content members when given), with what was dispensed of it. */
 export class RecetaPacienteItemDto extends RecetaItemDto {

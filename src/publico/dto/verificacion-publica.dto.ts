@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ESTADOS_RECETA, type EstadoReceta } from '../../recetas/vida/estado-receta.js';
+import { ESTADOS_RECETA, type EstadoReceta } from '../../recetas/recetas.public.js';
 
 export class ItemPublicoDto {
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 10, example: 1 })

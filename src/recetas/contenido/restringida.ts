@@ -4,7 +4,7 @@
  * regulation wants their patient and the full dosage on record, and a copy the jurisdiction's
  * health authority can read. Pure: the CUIR's digits decide, nothing else.
  */
-import { CUIR_LAYOUT, type CuirComponentField } from '../../cuir/cuir-format.js';
+import { CUIR_LAYOUT, type CuirComponentField } from '../../cuir/cuir.public.js';
 
 export const SUBTIPOS_RESTRINGIDOS = ['03', '04'] as const;
 export type SubtipoRestringido = (typeof SUBTIPOS_RESTRINGIDOS)[number];

@@ -9,7 +9,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { InjectSettings } from '../../config/settings.js';
 import { Transactions } from '../../database/transactions.js';
-import { MinisterioClient, MinisterioRejection } from '../../ministerio/ministerio.client.js';
+import { MinisterioClient, MinisterioRejection } from '../../ministerio/ministerio.public.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
 import { RecetasRepository } from '../recetas.repository.js';
 import { recetasSettings } from '../recetas.settings.js';

@@ -10,13 +10,13 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
 import { InjectSettings } from '../../config/settings.js';
-import { parseCuir } from '../../cuir/cuir-format.js';
+import { parseCuir } from '../../cuir/cuir.public.js';
 import { Transactions } from '../../database/transactions.js';
 import {
   MinisterioClient,
   MinisterioRejection,
   Puntero,
-} from '../../ministerio/ministerio.client.js';
+} from '../../ministerio/ministerio.public.js';
 import { JobQueue } from '../../queue/job-queue.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';

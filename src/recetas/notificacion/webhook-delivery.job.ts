@@ -7,7 +7,7 @@ import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { InjectSettings } from '../../config/settings.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
-import { WebhookEvent, WebhookSender } from '../../webhooks/webhook-sender.js';
+import { WebhookEvent, WebhookSender } from '../../webhooks/webhooks.public.js';
 import { webhooksSettings } from '../../webhooks/webhooks.slice.js';
 import type { WebhooksSettings } from '../../webhooks/webhooks.slice.js';
 import type { Estado } from '../receta-state.js';

@@ -3,8 +3,11 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../common/http/access.js';
 import { CurrentClient } from '../../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
-import { CurrentIdempotencyClaim, IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
-import { Idempotent } from '../../idempotency/idempotent.decorator.js';
+import {
+  CurrentIdempotencyClaim,
+  IdempotencyClaim,
+  Idempotent,
+} from '../../idempotency/idempotency.public.js';
 import { ApiEnveloped, ApiErrors } from '../../openapi/api-responses.js';
 import { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
 import { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';

@@ -3,8 +3,10 @@ import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { CuirService } from '../../cuir/cuir.service.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
 import { DomainError } from '../../common/errors/domain-error.js';
-import type { IdempotencyClaim } from '../../idempotency/idempotency-claim.js';
-import { IdempotencyKeyTaken } from '../../idempotency/idempotency-claim.js';
+import {
+  type IdempotencyClaim,
+  IdempotencyKeyTaken,
+} from '../../idempotency/idempotency.public.js';
 import { InjectSettings } from '../../config/settings.js';
 import { JobQueue } from '../../queue/job-queue.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';

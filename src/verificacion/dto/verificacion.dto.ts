@@ -1,17 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { DateRangePageQuery } from '../../common/validation/date-range-page.query.js';
-import { CUIR_DIGITS_PATTERN } from '../../cuir/cuir-patterns.js';
-import { ESTADOS } from '../../recetas/receta-state.js';
-import { CoberturaDto } from '../../recetas/contenido/dto/contenido.dto.js';
-import { RecetaItemDto } from '../../recetas/registro/dto/registrar-receta.dto.js';
+import { CUIR_DIGITS_PATTERN } from '../../cuir/cuir.public.js';
 import {
+  ESTADOS,
+  CoberturaDto,
+  RecetaItemDto,
   ESTADO_RECETA_PROPERTY,
   SUSTITUIBLE_PROPERTY,
   VIGENCIA_DESDE_PROPERTY,
   VIGENCIA_HASTA_PROPERTY,
-} from '../../recetas/vida/dto/receta-vida.dto.js';
-import type { EstadoReceta } from '../../recetas/vida/dto/receta-vida.dto.js';
+  type EstadoReceta,
+} from '../../recetas/recetas.public.js';
 
 export class VerificacionItemDto extends RecetaItemDto {
   @ApiProperty({

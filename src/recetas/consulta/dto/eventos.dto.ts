@@ -1,5 +1,5 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
-import { AUDIT_TIPOS } from '../../../auditoria/audit-event.js';
+import { AUDIT_TIPOS } from '../../../auditoria/auditoria.public.js';
 import { DateRangePageQuery } from '../../../common/validation/date-range-page.query.js';
 
 /** `page` and `per_page`, as listar takes them. */

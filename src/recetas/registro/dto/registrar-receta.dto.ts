@@ -25,8 +25,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsIsoDateTimeWithOffset, NormalizeDni } from '../../../common/validation/validators.js';
-import { CUIR_PATTERN } from '../../../cuir/cuir-patterns.js';
-import { IsCuir } from '../../../cuir/is-cuir.validator.js';
+import { CUIR_PATTERN, IsCuir } from '../../../cuir/cuir.public.js';
 import {
   CODIGO_MEDICAMENTO,
   CODIGO_MEDICAMENTO_PATTERN,

@@ -1,0 +1,15 @@
+/**
+ * What the recetas module shares with the others besides its services (the layer rule of
+ * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
+ * *.service.ts and this file).
+ */
+export * from './contenido/dto/contenido.dto.js';
+export * from './notificacion/receta-events.service.js';
+export * from './receta-content-hash.js';
+export * from './receta-state.js';
+export * from './registro/dto/registrar-receta.dto.js';
+export * from './vida/dispensacion.port.js';
+export * from './vida/dto/receta-vida.dto.js';
+export * from './vida/estado-receta.js';
+export * from './vida/receta-vida.js';
+export * from './vida/vigencia.js';
