@@ -58,6 +58,7 @@ export class AppModule {
           config.database.url,
           config.database.poolSize,
           config.http.requestTimeoutMs,
+          config.database.readUrl,
         ),
         MetricsModule,
         ResilienceModule,

@@ -1,4 +1,5 @@
 import { HttpService } from '@nestjs/axios';
+import { Transactions } from '../database/transactions.js';
 import axios from 'axios';
 import { Command } from 'commander';
 import pino from 'pino';
@@ -59,7 +60,7 @@ async function withCatalogoSync<T>(
       );
       const sync = new CatalogoSyncService(
         writer,
-        new MedicamentosRepository(db.dataSource),
+        new MedicamentosRepository(db.dataSource, new Transactions(db.dataSource)),
         client,
         new CatalogoSyncMetrics(metrics, writer, config.settings(medicamentosSettings)),
         config.settings(medicamentosSettings),

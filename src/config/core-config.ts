@@ -33,6 +33,8 @@ export interface CoreConfig {
      * `url`'s role only what the service needs (database/runtime-grants.ts). Unset: `url`.
      */
     migrationUrl?: string;
+    /** DATABASE_READ_URL: a streaming replica for the reads that tolerate lag; unset: none. */
+    readUrl?: string;
     /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
     isEmbedded: boolean;
     poolSize: number;
@@ -88,6 +90,10 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
         missing.map((name) => `${name}: is required when NODE_ENV=production (no default there)`),
       );
   }
+  if (v.DATABASE_READ_URL !== undefined && v.DATABASE_URL === undefined)
+    throw new ConfigError([
+      'DATABASE_READ_URL: needs DATABASE_URL (a replica of the embedded PostgreSQL is not supported)',
+    ]);
   if (v.DATABASE_MIGRATION_URL !== undefined && v.DATABASE_URL === undefined)
     throw new ConfigError([
       'DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded PostgreSQL runs as one role)',
@@ -109,6 +115,7 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
     database: {
       url: v.DATABASE_URL,
       migrationUrl: v.DATABASE_MIGRATION_URL,
+      readUrl: v.DATABASE_READ_URL,
       isEmbedded: v.DATABASE_URL === undefined,
       poolSize: v.DATABASE_POOL_SIZE ?? 10,
       embedded: {

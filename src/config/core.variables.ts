@@ -30,6 +30,12 @@ export class CoreVariables {
   /** The role that runs the migrations (and owns the tables); unset: DATABASE_URL's. */
   @PatternSetting(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
   DATABASE_MIGRATION_URL?: string;
+  /**
+   * A streaming replica of DATABASE_URL's database: the reads that tolerate lag go there
+   * (database/transactions.ts onReplica); unset: every read on the primary.
+   */
+  @PatternSetting(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
+  DATABASE_READ_URL?: string;
   @IntSetting(1, 100) DATABASE_POOL_SIZE?: number;
   @IsOptional() @IsString() EMBEDDED_DB_DIR?: string;
   @IntSetting(0, 65535) EMBEDDED_DB_PORT?: number;

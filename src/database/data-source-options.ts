@@ -6,10 +6,16 @@ export function dataSourceOptions(
   poolSize: number,
   statementTimeoutMs = 30_000,
   migrations: readonly (new () => MigrationInterface)[] = [],
+  readUrl?: string,
 ): DataSourceOptions {
   return {
     type: 'postgres',
     url,
+    // With a streaming replica, every query still goes to the primary unless the code asks for
+    // the replica by name (Transactions.onReplica): a read after a write must see the write.
+    ...(readUrl
+      ? { replication: { defaultMode: 'master', master: { url }, slaves: [{ url: readUrl }] } }
+      : {}),
     synchronize: false,
     migrationsRun: false,
     migrations: [...migrations],

@@ -8,12 +8,17 @@ import { Transactions } from './transactions.js';
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number, statementTimeoutMs: number): DynamicModule {
+  static forRoot(
+    url: string,
+    poolSize: number,
+    statementTimeoutMs: number,
+    readUrl?: string,
+  ): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(url, poolSize, statementTimeoutMs),
+          ...dataSourceOptions(url, poolSize, statementTimeoutMs, [], readUrl),
           autoLoadEntities: true,
           // The bootstrap has run the migrations already; fail fast rather than retry forever.
           retryAttempts: 0,

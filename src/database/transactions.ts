@@ -1,7 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { Logger } from 'pino';
+import {
+  DataSource,
+  EntityManager,
+  EntityTarget,
+  ObjectLiteral,
+  QueryRunner,
+  Repository,
+} from 'typeorm';
+import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 
 /** Distinct texts `prepared` names at most (each stays prepared on every connection). */
 export const PREPARED_TEXTS_MAX = 64;
@@ -27,12 +36,43 @@ interface Queryable {
 @Injectable()
 export class Transactions {
   private readonly current = new AsyncLocalStorage<EntityManager>();
+  /** The replica's connection while `onReplica` runs (never inside a transaction). */
+  private readonly replica = new AsyncLocalStorage<QueryRunner>();
   /** The prepared statements' names by text (the same on every connection of the pool). */
   private readonly preparedNames = new Map<string, string>();
   /** Whether `prepared` names its statements: until a pooler between loses a name. */
   private namedStatements = true;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Optional() @Inject(ROOT_LOGGER) private readonly log?: Logger,
+  ) {}
+
+  /** Whether a streaming replica is configured (DATABASE_READ_URL). */
+  get hasReplica(): boolean {
+    return this.db.driver.isReplicated;
+  }
+
+  /**
+   * Runs `work` with its reads on the streaming replica (DATABASE_READ_URL): only reads that
+   * tolerate the replica's lag, and only where a miss is then asked of the primary by the
+   * caller (a client must never see its own write as missing). Without a replica, or inside a
+   * transaction (whose reads must see its writes), `work` runs as usual on the primary. A
+   * replica that cannot be reached is not an outage: `work` runs again on the primary.
+   */
+  async onReplica<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.hasReplica || this.current.getStore() || this.replica.getStore()) return work();
+    const runner = this.db.createQueryRunner('slave');
+    try {
+      return await this.replica.run(runner, work);
+    } catch (err) {
+      if (!isConnectionFailure(err)) throw err;
+      this.log?.warn({ err }, 'the read replica cannot be reached: reading from the primary');
+      return work();
+    } finally {
+      await runner.release();
+    }
+  }
 
   /** Runs `work` in a transaction; a nested call joins the outer one. */
   run<T>(work: () => Promise<T>): Promise<T> {
@@ -42,7 +82,7 @@ export class Transactions {
 
   /** The current transaction's manager, or the pool's outside one. */
   get manager(): EntityManager {
-    return this.current.getStore() ?? this.db.manager;
+    return this.current.getStore() ?? this.replica.getStore()?.manager ?? this.db.manager;
   }
 
   /** Whether the caller runs inside `run()`. */
@@ -61,9 +101,12 @@ export class Transactions {
    */
   async prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
     const tx = this.current.getStore();
+    const onReplica = this.replica.getStore();
     const target: Queryable = tx
       ? ((await tx.queryRunner!.connect()) as Queryable)
-      : (this.db.driver as unknown as { master: Queryable }).master;
+      : onReplica
+        ? ((await onReplica.connect()) as Queryable)
+        : (this.db.driver as unknown as { master: Queryable }).master;
     const name = this.namedStatements ? this.nameOf(sql) : undefined;
     if (name === undefined) return (await target.query<T>({ text: sql, values })).rows;
     try {
@@ -93,4 +136,20 @@ export class Transactions {
   repository<E extends ObjectLiteral>(entity: EntityTarget<E>): Repository<E> {
     return this.manager.getRepository(entity);
   }
+}
+
+/**
+ * The replica's connection failing (refused, reset, shut down, in recovery and unable to
+ * serve), as opposed to a query's own error: only then does a read go back to the primary.
+ */
+function isConnectionFailure(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(
+      e.code ?? '',
+    ) ||
+    // 57P01..57P03: admin shutdown, crash shutdown, cannot connect now; 08xxx: connection class.
+    /^(57P0[1-3]|08)/.test(e.code ?? '') ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(e.message ?? '')
+  );
 }

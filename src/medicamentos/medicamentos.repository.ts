@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Transactions } from '../database/transactions.js';
 import type { StoredMedicamento } from './medicamento-mapping.js';
 import { searchStatement } from './busqueda.sql.js';
 import { CatalogoSyncStateEntity } from './entities/catalogo-sync-state.entity.js';
@@ -16,10 +17,16 @@ type SearchRow = StoredMedicamento & { total: number };
 /** The read side of the catalogue mirror (the sync writes through MirrorSyncRepository). */
 @Injectable()
 export class MedicamentosRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
+  ) {}
 
+  /** A page of the search, on the read replica when there is one: the catalogue tolerates lag. */
   async search(normalized: string, limit: number, offset: number): Promise<SearchPage> {
-    const rows = await this.runSearch<SearchRow[]>('', normalized, limit, offset);
+    const rows = await this.transactions.onReplica(() =>
+      this.runSearch<SearchRow[]>('', normalized, limit, offset),
+    );
     const total = rows[0]?.total ?? 0;
     // A page past the end still carries the total, in one row with no item.
     return { total, rows: rows.filter((r) => r.code !== null) };
@@ -38,8 +45,9 @@ export class MedicamentosRepository {
 
   private runSearch<T>(prefix: string, normalized: string, limit: number, offset: number) {
     const { sql, params, preferIndex } = searchStatement(normalized, limit, offset);
-    if (!preferIndex) return this.db.query<T>(prefix + sql, params);
-    return this.db.transaction(async (m) => {
+    const manager = this.transactions.manager;
+    if (!preferIndex) return manager.query<T>(prefix + sql, params);
+    return manager.transaction(async (m) => {
       await m.query(preferIndex);
       return m.query<T>(prefix + sql, params);
     });

@@ -27,7 +27,9 @@ export class PublicoService {
   async ver(cuir: string, firma: unknown): Promise<VerificacionPublicaDto> {
     const parsed = parseCuir(cuir);
     const r =
-      parsed.ok && this.enlaces.valida(cuir, firma) ? await this.recetas.findByCuir(cuir) : null;
+      parsed.ok && this.enlaces.valida(cuir, firma)
+        ? await this.recetas.findByCuirFromReplica(cuir)
+        : null;
     await this.auditoria.record({
       tipo: 'verificacion_publica',
       cuir: parsed.ok ? cuir : null,

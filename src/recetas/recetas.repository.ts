@@ -165,10 +165,22 @@ export class RecetasRepository {
     f: ListFilters,
     asOf: string | undefined,
   ): Promise<{ rows: ListingRow[]; asOf: string }> {
+    if (asOf !== undefined && this.transactions.hasReplica) {
+      // A later page (a watermark from page 1) is a read that tolerates lag, so it goes to the
+      // replica — once the replica has replayed up to the watermark; before, to the primary,
+      // or the page would miss rows page 1 promised (SPEC 10).
+      const rows = await this.transactions.onReplica(async () =>
+        BigInt(await this.latestId()) >= BigInt(asOf) ? this.listing(f, asOf) : null,
+      );
+      if (rows) return { rows, asOf };
+    }
     const watermark = asOf ?? (await this.latestId());
+    return { rows: await this.listing(f, watermark), asOf: watermark };
+  }
+
+  private listing(f: ListFilters, watermark: string): Promise<ListingRow[]> {
     const { sql, values } = listingSql(f, watermark);
-    const rows: ListingRow[] = await this.transactions.manager.query(sql, values);
-    return { rows, asOf: watermark };
+    return this.transactions.manager.query(sql, values);
   }
 
   /** The health authority's page of restricted prescriptions and their exact count (SPEC 9.3). */

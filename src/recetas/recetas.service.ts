@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ID_TRANSACCION } from '../common/validation/patterns.js';
 import type { RecetaEntity, RecetaItem } from './entities/receta.entity.js';
 import type { FiltroRestringidas } from './consulta/restringidas.js';
+import { Transactions } from '../database/transactions.js';
 import { RecetasRepository } from './recetas.repository.js';
 import type { DispensaDeReceta, ReservaViva } from './vida/dispensacion.port.js';
 import { vidaDe } from './vida/receta-vida.js';
@@ -40,10 +41,22 @@ export class RecetasService {
   constructor(
     private readonly recetas: RecetasRepository,
     private readonly vidas: RecetaVidaService,
+    private readonly transactions: Transactions,
   ) {}
 
   /** The prescription with this CUIR, whoever registered it. */
   findByCuir(cuir: string): Promise<Receta | null> {
+    return this.recetas.findByCuir(cuir);
+  }
+
+  /**
+   * The same, read on the streaming replica when there is one (SPEC 10: the verification by
+   * CUIR and the public page tolerate lag). A miss there is asked of the primary, so a
+   * prescription registered a moment ago is never answered as unknown.
+   */
+  async findByCuirFromReplica(cuir: string): Promise<Receta | null> {
+    const found = await this.transactions.onReplica(() => this.recetas.findByCuir(cuir));
+    if (found || !this.transactions.hasReplica) return found;
     return this.recetas.findByCuir(cuir);
   }
 

@@ -56,7 +56,7 @@ export class VerificacionService {
       });
       throw refusal;
     }
-    const r = await this.recetas.findByCuir(cuir);
+    const r = await this.recetas.findByCuirFromReplica(cuir);
     // Both trails, together, in one statement: the owner's list of verifications and the
     // sealed event log.
     await this.audit.record(
