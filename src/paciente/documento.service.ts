@@ -15,8 +15,8 @@ import {
   RecetasService,
 } from '../recetas/recetas.service.js';
 import type { VidaReceta } from '../recetas/vida/receta-vida.js';
-import { pacienteSettings } from './paciente.slice.js';
-import type { PacienteSettings } from './paciente.slice.js';
+import { pacienteSettings } from './paciente.settings.js';
+import type { PacienteSettings } from './paciente.settings.js';
 import {
   RenderPool,
   RenderPoolClosed,

@@ -1,0 +1,35 @@
+import { IsOptional, IsString, MinLength } from 'class-validator';
+import { Documented } from '../config/setting-docs.js';
+import { IntSetting } from '../config/setting-decorators.js';
+import { defineSettings, SettingsOf } from '../config/settings.js';
+
+class PublicoVariables {
+  /** Views of the public verification page per client address and minute (then 429). */
+  @Documented('public verification page: views per address and minute', {
+    default: 60,
+    env: 'views per client address and minute, then 429',
+  })
+  @IntSetting(1, 1000000)
+  VERIFICACION_PUBLICA_POR_MINUTO?: number;
+  /** Key of the links' signatures; unset: derived from API_SECRET_PEPPER. */
+  @Documented("public verification page: the links' signing key (32+ chars)", {
+    defaultText: 'derived from the pepper',
+    env: "key of the links' signatures (32+ characters); unset: derived from API_SECRET_PEPPER. Changing it voids every printed link.",
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  VERIFICACION_PUBLICA_CLAVE?: string;
+}
+
+export const publicoSettings = defineSettings(
+  'publico',
+  PublicoVariables,
+  (v) => ({
+    porMinuto: v.VERIFICACION_PUBLICA_POR_MINUTO ?? 60,
+    clave: v.VERIFICACION_PUBLICA_CLAVE,
+  }),
+  { title: 'The public verification behind the QR (GET /r/{cuir}?f=…)' },
+);
+
+export type PublicoSettings = SettingsOf<typeof publicoSettings>;
