@@ -105,7 +105,7 @@ process.exit(0);
 function fail(list) {
   process.stderr.write(
     `docs:settings:\n${list.map((p) => `  - ${p}`).join('\n')}\n` +
-      'Document each setting with @Documented (src/config/setting-docs.ts), then run `npm run docs:settings`.\n',
+      'Each setting needs @Documented (src/config/setting-docs.ts); `npm run docs:settings` rewrites both files.\n',
   );
   process.exit(1);
 }

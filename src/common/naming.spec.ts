@@ -20,6 +20,7 @@ describe('the naming rules', () => {
     ['module', 'obras-sociales', true],
     ['module', 'obras_sociales', false],
     ['module', 'obras-', false],
+    ['module', 'obras2', false],
   ] as const)('%s %p: %p', (kind, name, valid) => {
     expect(isValidName(kind, name)).toBe(valid);
   });

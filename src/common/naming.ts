@@ -13,8 +13,8 @@ export const NAMING_RULES = {
   errorCode: /^[A-Z][A-Z0-9_]*$/,
   /** An environment variable a setting is read from (`DISPENSA_RESERVA_MINUTOS`). */
   setting: /^[A-Z][A-Z0-9_]*$/,
-  /** A module's name: its folder under src/ (`obras-sociales`). */
-  module: /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/,
+  /** A module's name: its folder, tag and route; lower-case words joined by hyphens (`obras-sociales`). */
+  module: /^[a-z]+(-[a-z]+)*$/,
 } as const;
 
 export type NameKind = keyof typeof NAMING_RULES;
