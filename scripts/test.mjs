@@ -13,9 +13,11 @@ const paths = args.filter(isPath);
 const files = paths.length > 0 && paths.every((p) => statSync(p).isFile());
 
 const jest = ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js'];
+// No argument: exactly the command \`npm test\` always ran. Options only (\`-t name\`,
+// \`--listTests\`): the same projects, the options before any \`--\` so Jest reads them as options.
 const command =
   paths.length === 0
-    ? [...jest, '--selectProjects', 'unit', 'e2e', '--', ...args]
+    ? [...jest, '--selectProjects', 'unit', 'e2e', ...(args.length === 0 ? ['--'] : args)]
     : [...jest, ...(files ? ['--runTestsByPath'] : []), ...args];
 
 const run = spawnSync(process.execPath, command, { stdio: 'inherit' });
