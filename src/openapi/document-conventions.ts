@@ -82,6 +82,7 @@ const WITH_BODY = [413, 415];
 
 const isRef = (x: object): x is ReferenceObject => '$ref' in x;
 const isApi = (path: string) => path.startsWith('/v1/');
+const toAscii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
 export function completeDocument(doc: OpenAPIObject, settings: DocumentSettings): OpenAPIObject {
   addOperationsRoutes(doc);
@@ -125,6 +126,7 @@ export function completeDocument(doc: OpenAPIObject, settings: DocumentSettings)
 
 function completeOperation(path: string, method: Method, op: OperationObject): void {
   op.operationId = operationIdFor(method, path);
+  op.tags = (op.tags ?? []).map(toAscii);
   const api = isApi(path);
   if (!api) op.security = [];
   // Rate-limit headers are always on the 2xx of API-key operations (the client's budget) and of

@@ -8,8 +8,8 @@ import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { InjectSettings } from '../../config/settings.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import { WebhookEvent, WebhookSender } from '../../webhooks/webhook-sender.js';
-import { webhooksSettings } from '../../webhooks/webhooks.settings.js';
-import type { WebhooksSettings } from '../../webhooks/webhooks.settings.js';
+import { webhooksSettings } from '../../webhooks/webhooks.slice.js';
+import type { WebhooksSettings } from '../../webhooks/webhooks.slice.js';
 import type { Estado } from '../receta-state.js';
 import { RecetasRepository } from '../recetas.repository.js';
 
