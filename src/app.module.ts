@@ -11,38 +11,13 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { QueueModule } from './queue/queue.module.js';
-import { AuditoriaModule } from './auditoria/auditoria.module.js';
-import { AuthModule } from './auth/auth.module.js';
-import { CuirModule } from './cuir/cuir.module.js';
-import { DispensasModule } from './dispensas/dispensas.module.js';
-import { FiscalizacionModule } from './fiscalizacion/fiscalizacion.module.js';
-import { MedicamentosModule } from './medicamentos/medicamentos.module.js';
-import { PublicoModule } from './publico/publico.module.js';
-import { PacienteModule } from './paciente/paciente.module.js';
-import { PersonaModule } from './persona/persona.module.js';
-import { ProfesionalModule } from './profesional/profesional.module.js';
-import { RecetasModule } from './recetas/recetas.module.js';
-import { VerificacionModule } from './verificacion/verificacion.module.js';
+import { MODULE_SLICES } from './slices.js';
 
 /**
- * The domain modules, one line each (their slices — scopes, errors, settings, migrations — are
- * listed in slices.ts). Modules that others import (idempotency, ministerio, webhooks) come in
- * through them.
+ * The domain modules: each slice's (src/slices.ts), in that order. Modules that others import
+ * (idempotency, ministerio, webhooks) have none in their slice and come in through them.
  */
-const DOMAIN_MODULES = [
-  AuthModule,
-  CuirModule,
-  RecetasModule,
-  VerificacionModule,
-  DispensasModule,
-  ProfesionalModule,
-  PersonaModule,
-  MedicamentosModule,
-  AuditoriaModule,
-  PacienteModule,
-  PublicoModule,
-  FiscalizacionModule,
-];
+const DOMAIN_MODULES = MODULE_SLICES.flatMap((s) => (s.module ? [s.module] : []));
 
 @Module({})
 export class AppModule {

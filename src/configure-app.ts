@@ -13,7 +13,7 @@ import { RequestValidationPipe } from './common/validation/request-validation.pi
 import { MetricsService } from './common/metrics/metrics.service.js';
 import type { AppConfig } from './config/app-config.js';
 import { APP_CONFIG } from './config/config.module.js';
-import { medicamentosSettings } from './medicamentos/medicamentos.slice.js';
+import { medicamentosSettings } from './medicamentos/medicamentos.settings.js';
 import { setupOpenApi } from './openapi/setup-openapi.js';
 
 /** Contract §1: bodies over 100 kB are refused with 413. */

@@ -8,8 +8,8 @@ import {
   withDatabaseUrl,
   withSandbox,
 } from './config/app-config.js';
-import { cuirSettings } from './cuir/cuir.slice.js';
-import { medicamentosSettings } from './medicamentos/medicamentos.slice.js';
+import { cuirSettings } from './cuir/cuir.settings.js';
+import { medicamentosSettings } from './medicamentos/medicamentos.settings.js';
 import { recetasSettings } from './recetas/recetas.settings.js';
 import { loadAppConfig as loadConfig } from './slices.js';
 

@@ -1,42 +1,29 @@
 import { loadConfig, type AppConfig } from './config/app-config.js';
 import { registerSlices, type ModuleSlice } from './common/module-slice.js';
-import { auditoriaSlice } from './auditoria/auditoria.slice.js';
-import { authSlice } from './auth/auth.slice.js';
-import { cuirSlice } from './cuir/cuir.slice.js';
-import { dispensasSlice } from './dispensas/dispensas.slice.js';
-import { fiscalizacionSlice } from './fiscalizacion/fiscalizacion.slice.js';
-import { idempotencySlice } from './idempotency/idempotency.slice.js';
-import { medicamentosSlice } from './medicamentos/medicamentos.slice.js';
-import { pacienteSlice } from './paciente/paciente.slice.js';
-import { ministerioSlice } from './ministerio/ministerio.slice.js';
-import { personaSlice } from './persona/persona.slice.js';
-import { publicoSlice } from './publico/publico.slice.js';
-import { profesionalSlice } from './profesional/profesional.slice.js';
-import { recetasSlice } from './recetas/recetas.slice.js';
-import { verificacionSlice } from './verificacion/verificacion.slice.js';
-import { webhooksSlice } from './webhooks/webhooks.slice.js';
 
 /**
- * Every module's slice — scopes, error codes, settings, migrations — one line per module.
- * Adding a module adds a line here and one in app.module.ts (see docs/adding-a-module.md).
- * The order of scopes here is the order the credentials tool lists them in.
+ * Every module's slice — its Nest module, scopes, error codes, settings, migrations, OpenAPI
+ * tags and operationIds — one line per module (`npm run new:module` adds one; see
+ * docs/adding-a-module.md). app.module.ts, migrations/index.ts, the OpenAPI document and the
+ * settings docs compose them. The order is the app's module order (the document's paths) and
+ * the order the credentials tool lists scopes in.
  */
 export const MODULE_SLICES: readonly ModuleSlice[] = [
-  authSlice,
-  idempotencySlice,
-  cuirSlice,
-  recetasSlice,
-  profesionalSlice,
-  personaSlice,
-  medicamentosSlice,
-  verificacionSlice,
-  dispensasSlice,
-  ministerioSlice,
-  webhooksSlice,
-  auditoriaSlice,
-  pacienteSlice,
-  publicoSlice,
-  fiscalizacionSlice,
+  (await import('./auth/auth.slice.js')).authSlice,
+  (await import('./idempotency/idempotency.slice.js')).idempotencySlice,
+  (await import('./cuir/cuir.slice.js')).cuirSlice,
+  (await import('./recetas/recetas.slice.js')).recetasSlice,
+  (await import('./verificacion/verificacion.slice.js')).verificacionSlice,
+  (await import('./dispensas/dispensas.slice.js')).dispensasSlice,
+  (await import('./profesional/profesional.slice.js')).profesionalSlice,
+  (await import('./persona/persona.slice.js')).personaSlice,
+  (await import('./medicamentos/medicamentos.slice.js')).medicamentosSlice,
+  (await import('./ministerio/ministerio.slice.js')).ministerioSlice,
+  (await import('./webhooks/webhooks.slice.js')).webhooksSlice,
+  (await import('./auditoria/auditoria.slice.js')).auditoriaSlice,
+  (await import('./paciente/paciente.slice.js')).pacienteSlice,
+  (await import('./publico/publico.slice.js')).publicoSlice,
+  (await import('./fiscalizacion/fiscalizacion.slice.js')).fiscalizacionSlice,
 ];
 
 registerSlices(MODULE_SLICES);

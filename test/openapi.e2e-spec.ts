@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { errorCodes, statusOf } from '../src/common/errors/error-codes.js';
-import { ERROR_EXAMPLES } from '../src/openapi/error-examples.js';
+import { NAMING_RULES } from '../src/common/naming.js';
+import { defaultErrorExample } from '../src/openapi/error-examples.js';
+import { declaredTags } from '../src/openapi/tags.js';
 import { CUIL, sandboxCitizenToken } from './support/citizen-tokens.js';
 import { createClient, TestClient } from './support/clients.js';
 import { OpenApiContract } from './support/contract/openapi-contract.js';
@@ -80,7 +82,7 @@ describe('the served OpenAPI document', () => {
         expect(op['x-required-scope']).toBeUndefined();
       } else if (path.startsWith('/v1/')) {
         expect(op.security ?? doc.security).toEqual([{ ApiKey: [], ApiSecret: [] }]);
-        expect(op['x-required-scope']).toMatch(/^[a-z]+:[a-z]+$/);
+        expect(op['x-required-scope']).toMatch(NAMING_RULES.scope);
         expect(op.description).toContain(`\`${op['x-required-scope']}\``);
       } else {
         expect(op.security).toEqual([]);
@@ -88,13 +90,15 @@ describe('the served OpenAPI document', () => {
     }
   });
 
-  it('has a server, and top-level ASCII tags with descriptions for every tag used', () => {
+  it('has a server, and top-level ASCII tags with descriptions for every tag used, each declared by a slice', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     const used = new Set(operations(doc).flatMap(({ op }) => op.tags as string[]));
     expect(doc.tags.map((x: Json) => x.name).sort()).toEqual([...used].sort());
+    const declared = declaredTags();
     for (const tag of doc.tags) {
-      expect(tag.name).toMatch(/^[a-z]+$/);
+      expect(tag.name).toMatch(NAMING_RULES.tag);
       expect(tag.description).toBeTruthy();
+      expect(declared).toContainEqual({ name: tag.name, description: tag.description });
     }
   });
 
@@ -290,7 +294,7 @@ describe('the served OpenAPI document', () => {
   });
 
   it('every error code the service may answer has a default example, and the citizen routes no 403', () => {
-    expect(errorCodes().filter((code) => !ERROR_EXAMPLES[code])).toEqual([]);
+    expect(errorCodes().filter((code) => !defaultErrorExample(code))).toEqual([]);
     for (const path of ['/v1/paciente/recetas/{cuir}', '/v1/paciente/recetas/{cuir}/documento']) {
       expect(Object.keys(doc.paths[path].get.responses)).not.toContain('403');
       expect(doc.paths[path].get.description).not.toMatch(/scope/i);

@@ -62,7 +62,7 @@ describe('production refuses the emulators and the embedded database', () => {
       'short-qr-key-1234',
       /VERIFICACION_PUBLICA_CLAVE: must be at least 32 random characters/,
     ],
-  ])('exits 1 naming the QR links\' key when it is %s', (_what, clave, message) => {
+  ])("exits 1 naming the QR links' key when it is %s", (_what, clave, message) => {
     const run = start({ ...PRODUCTION, VERIFICACION_PUBLICA_CLAVE: clave });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(message);

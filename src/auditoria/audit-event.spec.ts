@@ -1,5 +1,5 @@
 import { loadAppConfig as loadConfig } from '../slices.js';
-import { auditoriaSettings } from './auditoria.slice.js';
+import { auditoriaSettings } from './auditoria.settings.js';
 import { auditEventRow, InvalidAuditEvent } from './audit-event.js';
 import { latestPurgeDate } from './audit-purger.js';
 

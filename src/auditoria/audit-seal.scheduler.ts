@@ -2,8 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { auditoriaSettings } from './auditoria.slice.js';
-import type { AuditoriaSettings } from './auditoria.slice.js';
+import { auditoriaSettings } from './auditoria.settings.js';
+import type { AuditoriaSettings } from './auditoria.settings.js';
 import { AuditSealer } from './audit-sealer.js';
 
 /**

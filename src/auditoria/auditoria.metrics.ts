@@ -4,7 +4,7 @@ import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { MetricsService } from '../common/metrics/metrics.service.js';
 import { InjectSettings } from '../config/settings.js';
-import { auditoriaSettings, type AuditoriaSettings } from './auditoria.slice.js';
+import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.js';
 
 /**
  * The first event no seal covers yet (the one with the lowest writing transaction at or past the

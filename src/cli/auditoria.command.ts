@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { AuditPurger, type PurgeResult } from '../auditoria/audit-purger.js';
 import { AuditSealer, type SealRun } from '../auditoria/audit-sealer.js';
 import { AuditVerifier, type VerifyReport } from '../auditoria/audit-verifier.js';
-import { auditoriaSettings } from '../auditoria/auditoria.slice.js';
+import { auditoriaSettings } from '../auditoria/auditoria.settings.js';
 import { SellosRepository } from '../auditoria/sellos.repository.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';

@@ -14,7 +14,7 @@ import { MirrorSyncRepository } from '../medicamentos/mirror-sync.repository.js'
 import { MetricsService } from '../common/metrics/metrics.service.js';
 import { CatalogoSyncStateEntity } from '../medicamentos/entities/catalogo-sync-state.entity.js';
 import { MedicamentoEntity } from '../medicamentos/entities/medicamento.entity.js';
-import { medicamentosSettings } from '../medicamentos/medicamentos.slice.js';
+import { medicamentosSettings } from '../medicamentos/medicamentos.settings.js';
 import { openCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 

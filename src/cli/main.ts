@@ -7,7 +7,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { authSettings } from '../auth/auth.settings.js';
 import { ConfigError } from '../config/app-config.js';
 import { loadAppConfig } from '../slices.js';
-import { webhooksSettings } from '../webhooks/webhooks.slice.js';
+import { webhooksSettings } from '../webhooks/webhooks.settings.js';
 import { openCliDatabase } from './cli-database.js';
 import { catalogoCommand } from './catalogo.command.js';
 import { auditoriaCommand } from './auditoria.command.js';

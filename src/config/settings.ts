@@ -1,18 +1,23 @@
 import { Inject } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import { assertNames } from '../common/naming.js';
 import type { CoreConfig } from './core-config.js';
+import { settingNames } from './setting-docs.js';
 
 export { ConfigError } from './config-error.js';
 
 /**
  * A module's own settings: the environment variables it reads (a class-validator class, see
  * setting-decorators.ts), and how they become the typed, defaulted object the module injects
- * with `@InjectSettings(slice)`. Declared in the module's `<module>.settings.ts`; the
- * composition root lists every module's slices, and they are validated together at start.
+ * with `@InjectSettings(slice)`. Declared in the module's `<module>.settings.ts` (each variable
+ * `@Documented`, see setting-docs.ts); the module's slice lists it, and every slice's settings
+ * are validated together at start.
  */
 export interface SettingsSlice<T> {
   readonly name: string;
+  /** The heading of its settings in `.env.example` (default: the name). */
+  readonly title?: string;
   readonly variables: new () => object;
   /** Builds the module's settings; throws ConfigError for a rule that spans variables. */
   readonly build: (env: Record<string, unknown>, core: CoreConfig) => T;
@@ -27,10 +32,12 @@ export function defineSettings<V extends object, T>(
   name: string,
   variables: new () => V,
   build: (env: V, core: CoreConfig) => T,
-  options: { warnings?: (settings: T, core: CoreConfig) => string[] } = {},
+  options: { warnings?: (settings: T, core: CoreConfig) => string[]; title?: string } = {},
 ): SettingsSlice<T> {
+  assertNames('setting', settingNames(variables), `defineSettings(${name})`);
   return {
     name,
+    title: options.title,
     variables,
     build: build as (env: Record<string, unknown>, core: CoreConfig) => T,
     warnings: options.warnings,

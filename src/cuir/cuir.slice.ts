@@ -1,8 +1,8 @@
-import type { ModuleSlice } from '../common/module-slice.js';
 import { defineErrorCodes } from '../common/errors/error-codes.js';
 import { defineScopes } from '../common/http/access.js';
-import { PatternSetting } from '../config/setting-decorators.js';
-import { defineSettings, SettingsOf } from '../config/settings.js';
+import { defineSlice } from '../common/module-slice.js';
+import { CuirModule } from './cuir.module.js';
+import { cuirSettings } from './cuir.settings.js';
 import { IssuedCuirs1763800002000 } from './migrations/1763800002000-IssuedCuirs.js';
 import { CuirOwnership1763800006100 } from './migrations/1763800006100-CuirOwnership.js';
 
@@ -21,25 +21,14 @@ declare module '../common/errors/error-codes.js' {
   interface ErrorCodes extends Record<keyof typeof CUIR_ERRORS, number> {}
 }
 
-class CuirVariables {
-  /** The default prescribing-platform id, for clients without their own (4 digits). */
-  @PatternSetting(/^\d{4}$/, 'must be exactly 4 digits') CUIR_PLATFORM_ID?: string;
-  /** This repository's id in every CUIR it issues (4 digits, assigned by the ministry). */
-  @PatternSetting(/^\d{4}$/, 'must be exactly 4 digits') CUIR_REPOSITORY_ID?: string;
-}
-
-export const cuirSettings = defineSettings('cuir', CuirVariables, (v) => ({
-  platformId: v.CUIR_PLATFORM_ID ?? '0001',
-  repositoryId: v.CUIR_REPOSITORY_ID ?? '0001',
-}));
-
-export type CuirSettings = SettingsOf<typeof cuirSettings>;
-
 /** CUIR generation and its ledger (contract §3). */
-export const cuirSlice: ModuleSlice = {
+export const cuirSlice = defineSlice({
   name: 'cuir',
+  module: CuirModule,
   scopes: CUIR_SCOPES,
   errors: CUIR_ERRORS,
   settings: [cuirSettings],
   migrations: [IssuedCuirs1763800002000, CuirOwnership1763800006100],
-};
+  tags: { cuir: 'CUIR generation (Res. MS 2214/2025, Annex IV).' },
+  operationIds: { 'POST /v1/cuir/generar': 'generarCuir' },
+});

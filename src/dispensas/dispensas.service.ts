@@ -10,8 +10,8 @@ import type { Receta } from '../recetas/recetas.service.js';
 import { dispensaView } from './dispensa-view.js';
 import { DispensasAudit } from './dispensas-audit.js';
 import { DispensasRepository } from './dispensas.repository.js';
-import { dispensasSettings } from './dispensas.slice.js';
-import type { DispensasSettings } from './dispensas.slice.js';
+import { dispensasSettings } from './dispensas.settings.js';
+import type { DispensasSettings } from './dispensas.settings.js';
 import type { DispensaDto } from './dto/dispensa.dto.js';
 import type { DispensaEntity } from './entities/dispensa.entity.js';
 

@@ -1,8 +1,8 @@
 import { defineErrorCodes } from '../common/errors/error-codes.js';
 import { defineScopes } from '../common/http/access.js';
-import type { ModuleSlice } from '../common/module-slice.js';
-import { DecimalSetting } from '../config/setting-decorators.js';
-import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
+import { defineSlice } from '../common/module-slice.js';
+import { DispensasModule } from './dispensas.module.js';
+import { dispensasSettings } from './dispensas.settings.js';
 import { Dispensas1764000001000 } from './migrations/1764000001000-Dispensas.js';
 import { ReservasTurno1764000002000 } from './migrations/1764000002000-ReservasTurno.js';
 
@@ -32,36 +32,23 @@ declare module '../common/errors/error-codes.js' {
   interface ErrorCodes extends Record<keyof typeof DISPENSAS_ERRORS, number> {}
 }
 
-class DispensasVariables {
-  /** A reservation lapses this long after it was made or last extended. */
-  @DecimalSetting(0.01, 1440) DISPENSA_RESERVA_MINUTOS?: number;
-  /** No reservation outlives its creation by more than this, however often it is asked again. */
-  @DecimalSetting(0.01, 1440) DISPENSA_RESERVA_MAX_MINUTOS?: number;
-  /** A dispensation may be reversed by its dispenser this long after it was recorded. */
-  @DecimalSetting(0.001, 720) DISPENSA_REVERSION_HORAS?: number;
-}
-
-export const dispensasSettings = defineSettings('dispensas', DispensasVariables, (v) => {
-  const reservaMinutos = v.DISPENSA_RESERVA_MINUTOS ?? 10;
-  const reservaMaxMinutos = v.DISPENSA_RESERVA_MAX_MINUTOS ?? 30;
-  // A cap below one reservation's length would silently shorten every reservation.
-  if (reservaMaxMinutos < reservaMinutos)
-    throw new ConfigError([
-      `DISPENSA_RESERVA_MAX_MINUTOS: must be at least DISPENSA_RESERVA_MINUTOS (${reservaMinutos})`,
-    ]);
-  return {
-    reservaMinutos,
-    reservaMaxMinutos,
-    reversionHoras: v.DISPENSA_REVERSION_HORAS ?? 24,
-  };
-});
-export type DispensasSettings = SettingsOf<typeof dispensasSettings>;
-
 /** Reservation, dispensation and reversal of prescriptions by dispensers (contract §7). */
-export const dispensasSlice: ModuleSlice = {
+export const dispensasSlice = defineSlice({
   name: 'dispensas',
+  module: DispensasModule,
   scopes: DISPENSAS_SCOPES,
   errors: DISPENSAS_ERRORS,
   settings: [dispensasSettings],
   migrations: [Dispensas1764000001000, ReservasTurno1764000002000],
-};
+  tags: {
+    dispensas:
+      'Dispensers: reserving a prescription, recording its dispensation, reversing it within DISPENSA_REVERSION_HORAS.',
+  },
+  operationIds: {
+    'POST /v1/dispensas/reservas': 'reservarReceta',
+    'DELETE /v1/dispensas/reservas/{reserva_id}': 'liberarReserva',
+    'POST /v1/dispensas': 'dispensarReceta',
+    'POST /v1/dispensas/{id_dispensa}/revertir': 'revertirDispensa',
+    'GET /v1/dispensas/{id_dispensa}': 'obtenerDispensa',
+  },
+});

@@ -1,5 +1,6 @@
-import type { ModuleSlice } from '../common/module-slice.js';
 import { defineScopes } from '../common/http/access.js';
+import { defineSlice } from '../common/module-slice.js';
+import { FiscalizacionModule } from './fiscalizacion.module.js';
 import { Fiscalizacion1795728500000 } from './migrations/1795728500000-Fiscalizacion.js';
 
 /**
@@ -17,8 +18,17 @@ declare module '../common/http/access.js' {
 }
 
 /** The health authority's copy of restricted prescriptions (SPEC 9.3). */
-export const fiscalizacionSlice: ModuleSlice = {
+export const fiscalizacionSlice = defineSlice({
   name: 'fiscalizacion',
+  module: FiscalizacionModule,
   scopesByNameOnly: FISCALIZACION_SCOPES,
   migrations: [Fiscalizacion1795728500000],
-};
+  tags: {
+    fiscalizacion:
+      "Health authorities (scope fiscalizacion:read, granted only by name): the restricted prescriptions of their jurisdictions, with patient, diagnosis and dispensations (Res. MS 2214/2025's digital duplicate).",
+  },
+  operationIds: {
+    'GET /v1/fiscalizacion/recetas': 'listarRecetasFiscalizacion',
+    'GET /v1/fiscalizacion/recetas/{cuir}': 'obtenerRecetaFiscalizacion',
+  },
+});

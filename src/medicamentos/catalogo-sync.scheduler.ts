@@ -2,8 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { medicamentosSettings } from './medicamentos.slice.js';
-import type { MedicamentosSettings } from './medicamentos.slice.js';
+import { medicamentosSettings } from './medicamentos.settings.js';
+import type { MedicamentosSettings } from './medicamentos.settings.js';
 import { CatalogoSyncService, MirrorLoadingElsewhere } from './catalogo-sync.service.js';
 
 /**

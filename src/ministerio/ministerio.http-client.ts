@@ -8,8 +8,8 @@ import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { ministerioSettings } from './ministerio.slice.js';
-import type { MinisterioSettings } from './ministerio.slice.js';
+import { ministerioSettings } from './ministerio.settings.js';
+import type { MinisterioSettings } from './ministerio.settings.js';
 import {
   AnulacionPuntero,
   MinisterioClient,

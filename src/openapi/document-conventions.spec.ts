@@ -1,5 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { completeDocument } from './document-conventions.js';
+// The slices declare the operationIds, tags and error examples the document is completed with.
+import '../slices.js';
 import { TEXT_PATTERN } from '../common/validation/patterns.js';
 
 /** A document shaped as Nest builds it, with the cases the conventions distinguish. */

@@ -1,7 +1,7 @@
 import type { ExampleObject, MediaTypeObject, ReferenceObject } from '@nestjs/swagger';
 import { errorCodes, statusOf } from '../common/errors/error-codes.js';
 import type { ErrorCode } from '../common/errors/error-codes.js';
-import { ERROR_EXAMPLES, REQUEST_ID_EXAMPLE, type ErrorExample } from './error-examples.js';
+import { defaultErrorExample, REQUEST_ID_EXAMPLE, type ErrorExample } from './error-examples.js';
 
 /**
  * From the examples (error-examples.ts, the data) to what a response shows: which codes its
@@ -40,7 +40,8 @@ export function examplesFor(
   return [
     ...named.flatMap((code) => {
       const specific = mine.filter((e) => e.code === code);
-      return specific.length > 0 ? specific : ERROR_EXAMPLES[code] ? [ERROR_EXAMPLES[code]] : [];
+      const fallback = defaultErrorExample(code);
+      return specific.length > 0 ? specific : fallback ? [fallback] : [];
     }),
     ...mine.filter((e) => !named.includes(e.code)),
   ];

@@ -1,5 +1,12 @@
-import type { ErrorCode, ErrorDetail } from '../common/errors/error-codes.js';
+import type { ErrorExample } from '../common/errors/error-example.js';
+import { registeredSlices } from '../common/module-slice.js';
 import { EXAMPLE_IDS } from './examples.js';
+
+export type { ErrorExample } from '../common/errors/error-example.js';
+
+export const REQUEST_ID_EXAMPLE = '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11';
+
+const { vigencia } = EXAMPLE_IDS;
 
 /**
  * Error examples as the service writes them: each code with the message and `details` its throw
@@ -7,22 +14,9 @@ import { EXAMPLE_IDS } from './examples.js';
  * A response's examples are the codes its description names (those of its status), each from
  * the operation's own list when it has one, else from the code's default: the document cannot
  * name a code without showing it, and the e2e suite checks every example against the schema.
+ * A module's own codes may carry their default example in its slice (`errorExamples`) instead.
+ * One example per code: what the service answers in the common case.
  */
-export interface ErrorExample {
-  code: ErrorCode;
-  message: string;
-  details?: ErrorDetail[];
-  /** The key among a response's examples, when one code has several (default: the code). */
-  name?: string;
-  /** A short line naming the case (default: none). */
-  summary?: string;
-}
-
-export const REQUEST_ID_EXAMPLE = '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11';
-
-const { vigencia } = EXAMPLE_IDS;
-
-/** One example per code: what the service answers in the common case. */
 export const ERROR_EXAMPLES: Record<string, ErrorExample> = Object.fromEntries(
   (
     [
@@ -160,6 +154,16 @@ export const ERROR_EXAMPLES: Record<string, ErrorExample> = Object.fromEntries(
     ] satisfies ErrorExample[]
   ).map((e) => [e.code, e]),
 );
+
+/** A code's default example: the one above, else the one its module's slice carries. */
+export function defaultErrorExample(code: string): ErrorExample | undefined {
+  return (
+    ERROR_EXAMPLES[code] ??
+    registeredSlices()
+      .flatMap((s) => s.errorExamples ?? [])
+      .find((e) => e.code === code)
+  );
+}
 
 const notFound = (what: string): ErrorExample => ({
   code: 'NOT_FOUND',

@@ -1,35 +1,14 @@
+import { registeredSlices } from '../common/module-slice.js';
+
 /**
  * Stable operationIds, keyed by method and path (the public contract), never by controller or
  * handler names, which change with refactors: generated clients name their functions after
- * these. A route missing here gets one derived from its method and path (`getV1DispensasId…`),
- * stable as long as the route is; give it a name here when it lands.
+ * these. Each module declares its routes' ids in its slice (`operationIds`); the routes outside
+ * /v1 that belong to no module are here. A route missing everywhere gets one derived from its
+ * method and path (`getV1DispensasId…`), stable as long as the route is; give it a name in its
+ * slice when it lands.
  */
-export const OPERATION_IDS: Record<string, string> = {
-  'POST /v1/cuir/generar': 'generarCuir',
-  'POST /v1/recetas/registrar': 'registrarReceta',
-  'GET /v1/recetas/listar': 'listarRecetas',
-  'GET /v1/recetas/{id_transaccion}': 'obtenerReceta',
-  'GET /v1/transacciones/{id_transaccion}': 'obtenerTransaccion',
-  'GET /v1/recetas/verificar/{cuir}': 'verificarRecetaPorCuir',
-  'GET /v1/verificaciones': 'listarVerificaciones',
-  'POST /v1/profesional/verificar': 'verificarProfesional',
-  'POST /v1/persona/verificar': 'verificarPersona',
-  'GET /v1/medicamentos/buscar': 'buscarMedicamentos',
-  // Contract §7 and §8, for when those routes land under these paths.
-  'POST /v1/recetas/{id_transaccion}/anular': 'anularReceta',
-  'GET /v1/recetas/{id_transaccion}/eventos': 'listarEventosReceta',
-  'GET /v1/recetas/{id_transaccion}/documento': 'descargarDocumentoReceta',
-  'POST /v1/dispensas/reservas': 'reservarReceta',
-  'DELETE /v1/dispensas/reservas/{reserva_id}': 'liberarReserva',
-  'POST /v1/dispensas': 'dispensarReceta',
-  'POST /v1/dispensas/{id_dispensa}/revertir': 'revertirDispensa',
-  'GET /v1/dispensas/{id_dispensa}': 'obtenerDispensa',
-  'GET /v1/paciente/recetas/{cuir}': 'obtenerRecetaPaciente',
-  'GET /v1/paciente/recetas/{cuir}/documento': 'descargarDocumentoRecetaPaciente',
-  'GET /r/{cuir}': 'verificarRecetaPublica',
-  'GET /v1/fiscalizacion/recetas': 'listarRecetasFiscalizacion',
-  'GET /v1/fiscalizacion/recetas/{cuir}': 'obtenerRecetaFiscalizacion',
-  // Outside /v1: operations, no credentials.
+const OPERATIONS_IDS: Record<string, string> = {
   'GET /health/live': 'healthLive',
   'GET /health/ready': 'healthReady',
   'GET /metrics': 'metrics',
@@ -37,6 +16,12 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /openapi.yaml': 'openapiDocumentYaml',
   'GET /docs': 'apiDocs',
 };
+
+/** Every declared operationId: the slices' and the operations routes'. */
+export const operationIds = (): Record<string, string> => ({
+  ...Object.fromEntries(registeredSlices().flatMap((s) => Object.entries(s.operationIds ?? {}))),
+  ...OPERATIONS_IDS,
+});
 
 /** `GET /v1/dispensas/{id_dispensa}` → `getV1DispensasIdDispensa`. */
 export function derivedOperationId(method: string, path: string): string {
@@ -48,5 +33,5 @@ export function derivedOperationId(method: string, path: string): string {
 }
 
 export function operationIdFor(method: string, path: string): string {
-  return OPERATION_IDS[`${method.toUpperCase()} ${path}`] ?? derivedOperationId(method, path);
+  return operationIds()[`${method.toUpperCase()} ${path}`] ?? derivedOperationId(method, path);
 }

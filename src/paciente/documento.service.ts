@@ -16,8 +16,8 @@ import {
   RecetasService,
   subtipoRestringido,
 } from '../recetas/recetas.service.js';
-import { pacienteSettings } from './paciente.slice.js';
-import type { PacienteSettings } from './paciente.slice.js';
+import { pacienteSettings } from './paciente.settings.js';
+import type { PacienteSettings } from './paciente.settings.js';
 import {
   RenderPool,
   RenderPoolClosed,

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/auth.public.js';
 import { InjectSettings } from '../config/settings.js';
-import { pacienteSettings } from './paciente.slice.js';
-import type { PacienteSettings } from './paciente.slice.js';
+import { pacienteSettings } from './paciente.settings.js';
+import type { PacienteSettings } from './paciente.settings.js';
 
 const WINDOW_SECONDS = 60;
 

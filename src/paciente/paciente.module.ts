@@ -13,8 +13,8 @@ import { DocumentoService } from './documento.service.js';
 import { PacienteController } from './paciente.controller.js';
 import { PacienteRateLimit } from './paciente-rate-limit.js';
 import { PacienteService } from './paciente.service.js';
-import { pacienteSettings } from './paciente.slice.js';
-import type { PacienteSettings } from './paciente.slice.js';
+import { pacienteSettings } from './paciente.settings.js';
+import type { PacienteSettings } from './paciente.settings.js';
 
 /**
  * The citizen's access by a Mi Argentina token, and the printable prescription for the citizen

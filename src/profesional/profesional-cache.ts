@@ -4,8 +4,8 @@ import { LookupCache } from '../common/cache/lookup-cache.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { profesionalSettings } from './profesional.slice.js';
-import type { ProfesionalSettings } from './profesional.slice.js';
+import { profesionalSettings } from './profesional.settings.js';
+import type { ProfesionalSettings } from './profesional.settings.js';
 import type { Profesional } from './profesional.js';
 import { ProfesionalRegistryClient } from './profesional-registry.client.js';
 

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { DomainError } from '../common/errors/domain-error.js';
 import { captureLogger, testConfig } from '../../test/support/fake-sisa.js';
-import { profesionalSettings } from './profesional.slice.js';
+import { profesionalSettings } from './profesional.settings.js';
 import { ProfesionalService } from './profesional.service.js';
 import { Licence, pickLicence, Profesional } from './profesional.js';
 import { ProfesionalCache } from './profesional-cache.js';

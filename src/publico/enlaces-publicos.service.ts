@@ -5,8 +5,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { publicBaseUrl } from '../config/core-config.js';
 import { InjectSettings } from '../config/settings.js';
 import { claveDeEnlaces, enlacePublico, firmaValida } from './enlaces-publicos.js';
-import { publicoSettings } from './publico.slice.js';
-import type { PublicoSettings } from './publico.slice.js';
+import { publicoSettings } from './publico.settings.js';
+import type { PublicoSettings } from './publico.settings.js';
 
 /**
  * The one builder of a prescription's public verification link (contract §9.4): the printed

@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/auth.public.js';
 import { InjectSettings } from '../config/settings.js';
-import { publicoSettings } from './publico.slice.js';
-import type { PublicoSettings } from './publico.slice.js';
+import { publicoSettings } from './publico.settings.js';
+import type { PublicoSettings } from './publico.settings.js';
 
 /**
  * Views of the public page per client address (VERIFICACION_PUBLICA_POR_MINUTO), counted in

@@ -1,10 +1,11 @@
-import type { ModuleSlice } from '../common/module-slice.js';
 import { defineErrorCodes } from '../common/errors/error-codes.js';
 import { defineScopes } from '../common/http/access.js';
+import { defineSlice } from '../common/module-slice.js';
 import { Recetas1763800003000 } from './migrations/1763800003000-Recetas.js';
 import { RecetaVida1764000000000 } from './migrations/1764000000000-RecetaVida.js';
 import { RecetasPendingIndex1764100000000 } from './migrations/1764100000000-RecetasPendingIndex.js';
 import { RecetaContenido1795728400000 } from './migrations/1795728400000-RecetaContenido.js';
+import { RecetasModule } from './recetas.module.js';
 import { recetasSettings } from './recetas.settings.js';
 
 export const RECETAS_SCOPES = defineScopes({
@@ -28,8 +29,9 @@ declare module '../common/errors/error-codes.js' {
 }
 
 /** Registration, consultation, cancellation and ministry notification of prescriptions (contract §3, §4, §7). */
-export const recetasSlice: ModuleSlice = {
+export const recetasSlice = defineSlice({
   name: 'recetas',
+  module: RecetasModule,
   scopes: RECETAS_SCOPES,
   errors: RECETAS_ERRORS,
   settings: [recetasSettings],
@@ -40,4 +42,16 @@ export const recetasSlice: ModuleSlice = {
     RecetasPendingIndex1764100000000,
     RecetaContenido1795728400000,
   ],
-};
+  tags: {
+    recetas:
+      "Registration of prescriptions, reported to the ministry; the caller's listing, detail and transaction tracking.",
+  },
+  operationIds: {
+    'POST /v1/recetas/registrar': 'registrarReceta',
+    'GET /v1/recetas/listar': 'listarRecetas',
+    'GET /v1/recetas/{id_transaccion}': 'obtenerReceta',
+    'GET /v1/transacciones/{id_transaccion}': 'obtenerTransaccion',
+    'POST /v1/recetas/{id_transaccion}/anular': 'anularReceta',
+    'GET /v1/recetas/{id_transaccion}/eventos': 'listarEventosReceta',
+  },
+});

@@ -8,8 +8,8 @@ import { currentRequestId } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { MetricsService } from '../common/metrics/metrics.service.js';
 import { InjectSettings } from '../config/settings.js';
-import { verificacionSettings } from './verificacion.slice.js';
-import type { VerificacionSettings } from './verificacion.slice.js';
+import { verificacionSettings } from './verificacion.settings.js';
+import type { VerificacionSettings } from './verificacion.settings.js';
 
 const WINDOW_SECONDS = 60;
 

@@ -13,7 +13,7 @@ import {
 } from './dto/verificacion.dto.js';
 import { VerificacionService } from './verificacion.service.js';
 
-@ApiTags('verificación')
+@ApiTags('verificacion')
 @Controller('v1')
 export class VerificacionController {
   constructor(private readonly verificacion: VerificacionService) {}

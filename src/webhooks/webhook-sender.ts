@@ -4,8 +4,8 @@ import { AxiosError } from 'axios';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { firstValueFrom } from 'rxjs';
 import { InjectSettings } from '../config/settings.js';
-import { webhooksSettings } from './webhooks.slice.js';
-import type { WebhooksSettings } from './webhooks.slice.js';
+import { webhooksSettings } from './webhooks.settings.js';
+import type { WebhooksSettings } from './webhooks.settings.js';
 import { signatureHeader } from './webhook-signer.js';
 import { isPrivateAddress, webhookUrlProblem, WebhookUrlRules } from './webhook-url-policy.js';
 

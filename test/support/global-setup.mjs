@@ -1,9 +1,6 @@
 // Jest loads global setup outside its module registry, so this imports the compiled build
 // (`npm test` builds first when the build is stale, see scripts/build-if-stale.mjs).
 import pg from 'pg';
-import { startThrowawayPostgres } from '../../dist/src/database/embedded/embedded-postgres.js';
-import { runMigrations } from '../../dist/src/database/migrate.js';
-import { MIGRATIONS } from '../../dist/migrations/index.js';
 
 /**
  * One database for the whole run, migrated once, on a PostgreSQL server: DATABASE_URL's (CI,
@@ -12,6 +9,12 @@ import { MIGRATIONS } from '../../dist/migrations/index.js';
  * and tests that need one of their own create it beside it (test/support/fresh-database.ts).
  */
 export default async function globalSetup() {
+  // Imported here, not at the top: src/slices.ts awaits its slices (top-level await), and Jest
+  // loads this file with require(), which cannot load a graph holding one.
+  const { startThrowawayPostgres } =
+    await import('../../dist/src/database/embedded/embedded-postgres.js');
+  const { runMigrations } = await import('../../dist/src/database/migrate.js');
+  const { MIGRATIONS } = await import('../../dist/migrations/index.js');
   let base = process.env.DATABASE_URL;
   if (!base) {
     const cluster = await startThrowawayPostgres();

@@ -1,8 +1,10 @@
+import { assertNames } from '../naming.js';
+
 /**
  * The error codes every module may answer with (contract §1), each with its HTTP status. A module
- * adds its own codes in its `<module>.errors.ts` with `defineErrorCodes`, which also extends
- * the `ErrorCodes` type below by declaration merging, so `new DomainError('ITS_CODE', …)`
- * type-checks wherever the module's errors file is in the program.
+ * adds its own codes in its `<module>.slice.ts` with `defineErrorCodes`, and extends the
+ * `ErrorCodes` type below there by declaration merging, so `new DomainError('ITS_CODE', …)`
+ * type-checks wherever the module's slice file is in the program.
  */
 export const COMMON_ERROR_CODES = {
   MALFORMED_JSON: 400,
@@ -42,9 +44,12 @@ export interface ErrorDetail {
 /**
  * Declares a module's codes. The returned table is what the module lists in its slice; the
  * composition root registers every slice's table at start (registerErrorCodes), so the filter
- * knows each code's status.
+ * knows each code's status. A name breaking the error-code rule (common/naming.ts) throws.
  */
-export const defineErrorCodes = <T extends ErrorCodeTable>(table: T): T => table;
+export const defineErrorCodes = <T extends ErrorCodeTable>(table: T): T => {
+  assertNames('errorCode', Object.keys(table), 'defineErrorCodes');
+  return table;
+};
 
 const catalogue = new Map<string, number>(Object.entries(COMMON_ERROR_CODES));
 

@@ -1,8 +1,9 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
+import { assertNames } from '../naming.js';
 
 /**
- * Every scope of the program. Each module declares its own in its `<module>.scopes.ts` with
+ * Every scope of the program. Each module declares its own in its `<module>.slice.ts` with
  * `defineScopes`, extending this type by declaration merging; the composition root registers
  * them at start (registerScopes), so the credentials tool knows the full list.
  */
@@ -14,7 +15,11 @@ export type Scope = Extract<keyof Scopes, string>;
 /** A scope → "what it lets a client do" table, as a module declares it. */
 export type ScopeTable = Readonly<Record<string, string>>;
 
-export const defineScopes = <T extends ScopeTable>(table: T): T => table;
+/** Declares a module's scopes; a name breaking the scope rule (common/naming.ts) throws. */
+export const defineScopes = <T extends ScopeTable>(table: T): T => {
+  assertNames('scope', Object.keys(table), 'defineScopes');
+  return table;
+};
 
 const catalogue = new Map<string, { description: string; byNameOnly: boolean }>();
 

@@ -1,7 +1,7 @@
 import { configProblems } from '../../test/support/config-problems.js';
 import { recetasSettings } from '../recetas/recetas.settings.js';
 import { loadAppConfig } from '../slices.js';
-import { dispensasSettings } from './dispensas.slice.js';
+import { dispensasSettings } from './dispensas.settings.js';
 
 const problems = configProblems;
 

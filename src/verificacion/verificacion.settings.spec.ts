@@ -1,6 +1,6 @@
 import { configProblems } from '../../test/support/config-problems.js';
 import { loadAppConfig } from '../slices.js';
-import { verificacionSettings } from './verificacion.slice.js';
+import { verificacionSettings } from './verificacion.settings.js';
 
 const problems = configProblems;
 

@@ -1,0 +1,16 @@
+import type { ErrorCode, ErrorDetail } from './error-codes.js';
+
+/**
+ * An error as the service writes it, for the OpenAPI document's examples: the code with the
+ * message and `details` its throw site produces. A module gives each of its codes a default one
+ * in its slice (`errorExamples`); openapi/error-examples.ts holds the common codes'.
+ */
+export interface ErrorExample {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+  /** The key among a response's examples, when one code has several (default: the code). */
+  name?: string;
+  /** A short line naming the case (default: none). */
+  summary?: string;
+}

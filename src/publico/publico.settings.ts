@@ -1,0 +1,49 @@
+import { IsOptional, IsString } from 'class-validator';
+import { Documented } from '../config/setting-docs.js';
+import { IntSetting } from '../config/setting-decorators.js';
+import { secretProblem } from '../config/production-secret.js';
+import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
+
+class PublicoVariables {
+  /** Views of the public verification page per client address and minute (then 429). */
+  @Documented('public verification page: views per address and minute', {
+    default: 60,
+    env: 'views per client address and minute, then 429',
+  })
+  @IntSetting(1, 1000000)
+  VERIFICACION_PUBLICA_POR_MINUTO?: number;
+  /**
+   * Key of the links' signatures: required in production (the pepper's rules); elsewhere,
+   * unset, derived from API_SECRET_PEPPER.
+   */
+  @Documented(
+    "public verification page: the links' signing key (production: required, 32+ chars)",
+    {
+      defaultText: 'derived from the pepper',
+      env: "key of the links' signatures: required in production (32+ random characters, not a placeholder); elsewhere unset means derived from API_SECRET_PEPPER. Changing it voids every printed link.",
+    },
+  )
+  @IsOptional()
+  @IsString()
+  VERIFICACION_PUBLICA_CLAVE?: string;
+}
+
+export const publicoSettings = defineSettings(
+  'publico',
+  PublicoVariables,
+  (v, core) => {
+    const problem = secretProblem(
+      'VERIFICACION_PUBLICA_CLAVE',
+      v.VERIFICACION_PUBLICA_CLAVE,
+      core.nodeEnv,
+    );
+    if (problem) throw new ConfigError([problem]);
+    return {
+      porMinuto: v.VERIFICACION_PUBLICA_POR_MINUTO ?? 60,
+      clave: v.VERIFICACION_PUBLICA_CLAVE,
+    };
+  },
+  { title: 'The public verification behind the QR (GET /r/{cuir}?f=…)' },
+);
+
+export type PublicoSettings = SettingsOf<typeof publicoSettings>;
