@@ -14,7 +14,8 @@ export class AuditEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id: string;
 
-  @Column('timestamptz', { default: () => 'now()' })
+  /** Stamped by the insert trigger, whatever a writer gives. */
+  @Column({ type: 'timestamptz', default: () => 'now()', insert: false, update: false })
   at: Date;
 
   @Column('text')
