@@ -1,5 +1,5 @@
-// `npm run sql:snapshots [-- --check]`: the SQL of every `*.sql.ts` file written beside it as a
-// `.sql` snapshot (immich's habit), so a change to a query shows in review as a change to SQL.
+// `npm run sql:snapshots [-- --check]`: the SQL of every `x.sql.ts` file written beside it as
+// `x.snapshot.sql` (immich's habit; not `x.sql`, which Jest would resolve for `./x.sql.js`), so a change to a query shows in review as a change to SQL.
 // With --check nothing is written: it exits 1 naming each snapshot that differs, is missing or
 // is left over (CI runs it). A composition root: it reads every module's SQL files.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   const expected = new Set<string>();
   for (const file of sqlFiles(root)) {
     const rel = relative(root, file);
-    const target = file.replace(/\.ts$/, '');
+    const target = file.replace(/\.sql\.ts$/, '.snapshot.sql');
     expected.add(target);
     const text = await snapshot(rel);
     let current: string | undefined;
@@ -240,7 +240,7 @@ async function main(): Promise<void> {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, e.name);
       if (e.isDirectory()) yield* walk(path);
-      else if (e.name.endsWith('.sql')) yield path;
+      else if (e.name.endsWith('.snapshot.sql')) yield path;
     }
   })(root)) {
     if (expected.has(file)) continue;
