@@ -1,5 +1,6 @@
 // `npm run sql:snapshots [-- --check]`: the SQL of every `x.sql.ts` file written beside it as
-// `x.snapshot.sql` (immich's habit; not `x.sql`, which Jest would resolve for `./x.sql.js`), so a change to a query shows in review as a change to SQL.
+// `x.snapshot.sql` (immich's habit), so a change to a query shows in review as a change to SQL.
+// Not `x.sql`: Jest would resolve `./x.sql.js` to it.
 // With --check nothing is written: it exits 1 naming each snapshot that differs, is missing or
 // is left over (CI runs it). A composition root: it reads every module's SQL files.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
