@@ -5,18 +5,7 @@ import { DataSource } from 'typeorm';
 import { MetricsService } from '../common/metrics/metrics.service.js';
 import { InjectSettings } from '../config/settings.js';
 import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.js';
-
-/**
- * The first event no seal covers yet (the one with the lowest writing transaction at or past the
- * last seal's boundary: an index range on `xid`, one row), and the last seal's time.
- */
-export const SEALING_STATE_SQL = `
-  WITH head AS (SELECT xid_hasta, at FROM auditoria_sellos ORDER BY id DESC LIMIT 1)
-  SELECT extract(epoch FROM (SELECT at FROM head))::float8 AS last_seal,
-         extract(epoch FROM now() - (
-           SELECT e.at FROM auditoria_eventos e
-            WHERE e.xid >= COALESCE((SELECT xid_hasta FROM head), '0'::xid8)
-            ORDER BY e.xid LIMIT 1))::float8 AS oldest_unsealed_age`;
+import { SEALING_STATE_SQL } from './sellos.sql.js';
 
 /**
  * Whether sealing keeps up, for the operators' alert (unsealed events older than twice the seal

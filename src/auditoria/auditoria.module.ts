@@ -6,6 +6,7 @@ import { AuditoriaRepository } from './auditoria.repository.js';
 import { AuditoriaMetrics } from './auditoria.metrics.js';
 import { AuditoriaService } from './auditoria.service.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
+import { AuditPurgeEntity } from './entities/audit-purge.entity.js';
 import { AuditSealEntity } from './entities/audit-seal.entity.js';
 import { SellosRepository } from './sellos.repository.js';
 
@@ -14,7 +15,7 @@ import { SellosRepository } from './sellos.repository.js';
  * every instance. Verify and purge are operator commands (src/cli/auditoria.command.ts).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditSealEntity])],
+  imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditSealEntity, AuditPurgeEntity])],
   providers: [
     AuditoriaService,
     AuditoriaRepository,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../database/transactions.js';
 import type { AuditEventRow } from './audit-event.js';
-import { AUDIT_COLUMNS } from './auditoria.sql.js';
+import { AUDIT_INSERT_COLUMNS, INSERT_EVENT_SQL } from './auditoria.sql.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 
 /**
@@ -15,13 +15,9 @@ export class AuditoriaRepository {
 
   /** Inserts one event, in the running transaction when there is one. */
   async insert(r: AuditEventRow): Promise<string> {
-    const values = [
-      ...[r.tipo, r.cuir, r.id_transaccion, r.actor, r.resultado],
-      ...[r.request_id, r.client_request_id],
-    ];
     const rows: Array<{ id: string }> = await this.transactions.manager.query(
-      `INSERT INTO auditoria_eventos (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text`,
-      values,
+      INSERT_EVENT_SQL,
+      AUDIT_INSERT_COLUMNS.map((c) => r[c]),
     );
     return rows[0].id;
   }

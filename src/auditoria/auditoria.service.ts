@@ -10,10 +10,26 @@ import { AuditoriaRepository } from './auditoria.repository.js';
 import { eventInStatementSql } from './auditoria.sql.js';
 import type { AuditEventEntity } from './entities/audit-event.entity.js';
 
+/** An event as other modules read it (the entity stays auditoria's; its hash is sealing's). */
+export type EventoRegistrado = Readonly<
+  Pick<
+    AuditEventEntity,
+    | 'id'
+    | 'at'
+    | 'tipo'
+    | 'cuir'
+    | 'idTransaccion'
+    | 'actor'
+    | 'resultado'
+    | 'requestId'
+    | 'clientRequestId'
+  >
+>;
+
 /** One page of a prescription's events, oldest first, and how many it has in all. */
 export interface EventosPage {
   total: number;
-  items: AuditEventEntity[];
+  items: EventoRegistrado[];
 }
 
 /**

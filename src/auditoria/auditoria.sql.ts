@@ -1,25 +1,47 @@
+import { entityColumns } from '../common/sql/entity-columns.js';
 import type { CompanionStatement, SqlParams } from '../common/sql/sql-params.js';
 import { type AuditEvent, auditEventRow, type AuditEventRow } from './audit-event.js';
+import { AuditEventEntity } from './entities/audit-event.entity.js';
 
 /**
- * The event log's write inside another statement (the registration's single INSERT … WITH).
- * Part of the surface bench/ may read: the baseline writes the same row the service does.
+ * The event log's write, alone (AuditoriaRepository) and inside another statement (the
+ * registration's single INSERT … WITH). Part of the surface bench/ may read: the baseline
+ * writes the same row the service does.
  */
 
-export const AUDIT_COLUMNS =
-  'tipo, cuir, id_transaccion, actor, resultado, request_id, client_request_id';
+/**
+ * The columns an event is written with: the entity's, but those the database fills (the id; the
+ * time, the transaction and the hash, which the insert trigger stamps). Each must be a field of
+ * AuditEventRow, or this module refuses to load.
+ */
+const ROW_FIELDS: Record<keyof AuditEventRow, true> = {
+  tipo: true,
+  cuir: true,
+  id_transaccion: true,
+  actor: true,
+  resultado: true,
+  request_id: true,
+  client_request_id: true,
+};
+export const AUDIT_INSERT_COLUMNS = entityColumns(AuditEventEntity)
+  .filter((c) => c.insert && !c.generated)
+  .map((c) => {
+    if (!(c.column in ROW_FIELDS)) throw new Error(`AuditEventRow has no field for ${c.column}`);
+    return c.column as keyof AuditEventRow;
+  });
+
+export const AUDIT_COLUMNS = AUDIT_INSERT_COLUMNS.join(', ');
+
+/** One event, alone: $1… in AUDIT_INSERT_COLUMNS' order. */
+export const INSERT_EVENT_SQL = `INSERT INTO auditoria_eventos (${AUDIT_COLUMNS}) VALUES (${AUDIT_INSERT_COLUMNS.map(
+  (_, i) => `$${i + 1}`,
+).join(', ')}) RETURNING id::text`;
 
 // Typed placeholders: inside an INSERT … SELECT nothing else tells PostgreSQL their types.
 const placeholders = (p: SqlParams, r: AuditEventRow, idTransaccion: string) =>
-  [
-    `${p.add(r.tipo)}::text`,
-    `${p.add(r.cuir)}::text`,
-    idTransaccion,
-    `${p.add(r.actor)}::text`,
-    `${p.add(r.resultado)}::text`,
-    `${p.add(r.request_id)}::text`,
-    `${p.add(r.client_request_id)}::text`,
-  ].join(', ');
+  AUDIT_INSERT_COLUMNS.map((c) =>
+    c === 'id_transaccion' ? idTransaccion : `${p.add(r[c])}::text`,
+  ).join(', ');
 
 /**
  * The event as a statement for another statement's `WITH`: one event per row of the CTE

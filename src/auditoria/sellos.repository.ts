@@ -2,8 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { copyOut } from '../database/copy-out.js';
-import { COPY_COLUMNS, COPY_SETTINGS } from './audit-copy.js';
+import { COPY_SETTINGS } from './audit-copy.js';
 import type { SealFields } from './audit-hash.js';
+import { AuditPurgeEntity } from './entities/audit-purge.entity.js';
+import { AuditSealEntity } from './entities/audit-seal.entity.js';
+import {
+  copyEventsOfSealSql,
+  COUNT_PENDING_SQL,
+  COUNT_WRITTEN_IN_SQL,
+  PURGE_EVENTS_SQL,
+  PURGEABLE_SQL,
+  SEAL_BY_ID_SQL,
+  SEAL_SQL,
+  SEALS_AFTER_SQL,
+  STRANGERS_SQL,
+} from './sellos.sql.js';
 
 /** Arbitrary constant: the advisory-lock key held by the sealer (and a purge), per transaction. */
 export const AUDIT_LOCK = 724_231_301;
@@ -24,59 +37,14 @@ export interface WrittenSeal {
   partial: boolean;
 }
 
-// to_char itself, not auditoria_instante(): verify must not lean on the log's own functions.
-const instante = (col: string) =>
-  `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
-const SEAL_COLUMNS = `s.id::text, ${instante('s.at')} AS at, s.xid_desde::text, s.xid_hasta::text,
-  s.eventos::text, s.ids::text, ${instante('s.ultimo_at')} AS ultimo_at,
-  s.digest, s.hash_anterior, s.hash,
-  EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id) AS purgado`;
-
 const DIGITS = /^[0-9]{1,20}$/;
 /** Ids per COPY statement of verify (at most that many rows: about a second's worth). */
 const COPY_IDS = 200_000n;
 
 /**
- * The next seal in ONE statement: its boundary is this statement's snapshot xmin (every
- * transaction below it has ended, so the events below it are final); it covers the events
- * written by transactions in [previous boundary, boundary), at most $1 of them (a sealer off
- * for a day must not build one huge seal): when capped, the boundary is the xid of the first
- * event left out, or, when the first transaction alone holds more, the next one's (it is
- * sealed whole: a transaction is never split across seals).
- * Nothing is written when there is nothing new. The insert trigger chains it to the previous seal.
+ * The seals: writing the next one, and what verify and purge read and remove. The chain's head
+ * and a purge's record go through the entities; the rest is the SQL of sellos.sql.ts (why: there).
  */
-const SEAL_SQL = `
-  WITH prev AS (
-    SELECT id, xid_hasta FROM auditoria_sellos ORDER BY id DESC LIMIT 1
-  ), b AS (
-    SELECT COALESCE((SELECT id FROM prev), 0) + 1 AS id,
-           COALESCE((SELECT xid_hasta FROM prev), '0'::xid8) AS desde,
-           pg_snapshot_xmin(pg_current_snapshot()) AS xmin
-  ), cap AS (
-    SELECT e.xid FROM auditoria_eventos e, b
-     WHERE e.xid >= b.desde AND e.xid < b.xmin ORDER BY e.xid OFFSET $1 LIMIT 1
-  ), lo AS (
-    SELECT min(e.xid) AS xid FROM auditoria_eventos e, b WHERE e.xid >= b.desde AND e.xid < b.xmin
-  ), h AS (
-    SELECT b.id, b.desde, b.xmin, CASE
-        WHEN NOT EXISTS (SELECT 1 FROM cap) THEN b.xmin
-        WHEN (SELECT xid FROM cap) > (SELECT xid FROM lo) THEN (SELECT xid FROM cap)
-        ELSE COALESCE((SELECT min(e.xid) FROM auditoria_eventos e, lo
-                        WHERE e.xid > lo.xid AND e.xid < b.xmin), b.xmin)
-      END AS hasta
-    FROM b
-  ), ev AS (
-    SELECT count(*) AS n, range_agg(int8range(e.id, e.id, '[]')) AS ids,
-           sha256(string_agg(e.hash, ''::bytea ORDER BY e.id)) AS digest, max(e.at) AS ultimo_at
-      FROM auditoria_eventos e, h WHERE e.xid >= h.desde AND e.xid < h.hasta
-  )
-  INSERT INTO auditoria_sellos (id, xid_desde, xid_hasta, eventos, ids, ultimo_at, digest, hash_anterior, hash)
-  SELECT h.id, h.desde, h.hasta, ev.n, ev.ids, ev.ultimo_at, ev.digest, ''::bytea, ''::bytea
-    FROM h, ev WHERE ev.n > 0
-  RETURNING id::text, eventos::int, xid_hasta < (SELECT xmin FROM h) AS partial`;
-
-/** SQL of the seals: writing the next one, and what verify and purge read and remove. */
 @Injectable()
 export class SellosRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -109,26 +77,27 @@ export class SellosRepository {
   async lastSeal(
     tx: EntityManager,
   ): Promise<{ id: string; xid_hasta: string; hash: Buffer } | null> {
-    const rows: Array<{ id: string; xid_hasta: string; hash: Buffer }> = await tx.query(
-      `SELECT s.id::text, s.xid_hasta::text, s.hash FROM auditoria_sellos s ORDER BY s.id DESC LIMIT 1`,
-    );
-    return rows[0] ?? null;
+    // xid_hasta is xid8, which the entity cannot map: read as text beside its columns.
+    const head = await tx
+      .getRepository(AuditSealEntity)
+      .createQueryBuilder('s')
+      .select('s.id::text', 'id')
+      .addSelect('s.xid_hasta::text', 'xid_hasta')
+      .addSelect('s.hash', 'hash')
+      .orderBy('s.id', 'DESC')
+      .limit(1)
+      .getRawOne<{ id: string; xid_hasta: string; hash: Buffer }>();
+    return head ?? null;
   }
 
   /** Seals after `afterId`, in order, `limit` at a time. */
   sealsAfter(tx: EntityManager, afterId: string, limit: number): Promise<SealRow[]> {
-    return tx.query(
-      `SELECT ${SEAL_COLUMNS} FROM auditoria_sellos s WHERE s.id > $1 ORDER BY s.id LIMIT $2`,
-      [afterId, limit],
-    );
+    return tx.query(SEALS_AFTER_SQL, [afterId, limit]);
   }
 
   /** One seal, or null. */
   async seal(tx: EntityManager, id: string): Promise<SealRow | null> {
-    const rows: SealRow[] = await tx.query(
-      `SELECT ${SEAL_COLUMNS} FROM auditoria_sellos s WHERE s.id = $1`,
-      [id],
-    );
+    const rows: SealRow[] = await tx.query(SEAL_BY_ID_SQL, [id]);
     return rows[0] ?? null;
   }
 
@@ -154,16 +123,7 @@ export class SellosRepository {
     let total = 0;
     for (let lo = BigInt(from); lo < BigInt(to); lo += COPY_IDS) {
       const hi = lo + COPY_IDS < BigInt(to) ? lo + COPY_IDS : BigInt(to);
-      // The bounds let the primary key serve the walk; the containment test filters the holes.
-      const holes = contiguous
-        ? ''
-        : `AND e.id <@ (SELECT s.ids FROM auditoria_sellos s WHERE s.id = ${sealId})`;
-      total += await copyOut(
-        tx,
-        `COPY (SELECT ${COPY_COLUMNS} FROM auditoria_eventos e
-                WHERE e.id >= ${lo} AND e.id < ${hi} ${holes} ORDER BY e.id) TO STDOUT`,
-        onRow,
-      );
+      total += await copyOut(tx, copyEventsOfSealSql(sealId, lo, hi, contiguous), onRow);
     }
     return total;
   }
@@ -175,10 +135,7 @@ export class SellosRepository {
 
   /** How many events transactions in [desde, hasta) wrote (the xid index alone answers). */
   async countWrittenIn(tx: EntityManager, desde: string, hasta: string): Promise<number> {
-    const [{ n }] = await tx.query<Array<{ n: string }>>(
-      `SELECT count(*)::text AS n FROM auditoria_eventos e WHERE e.xid >= $1::xid8 AND e.xid < $2::xid8`,
-      [desde, hasta],
-    );
+    const [{ n }] = await tx.query<Array<{ n: string }>>(COUNT_WRITTEN_IN_SQL, [desde, hasta]);
     return Number(n);
   }
 
@@ -190,21 +147,13 @@ export class SellosRepository {
     ids: string,
     limit: number,
   ): Promise<string[]> {
-    const rows: Array<{ id: string }> = await tx.query(
-      `SELECT e.id::text FROM auditoria_eventos e
-        WHERE e.xid >= $1::xid8 AND e.xid < $2::xid8 AND NOT (e.id <@ $3::int8multirange)
-        ORDER BY e.id LIMIT $4`,
-      [desde, hasta, ids, limit],
-    );
+    const rows: Array<{ id: string }> = await tx.query(STRANGERS_SQL, [desde, hasta, ids, limit]);
     return rows.map((r) => r.id);
   }
 
   /** Events written at or after `desde` (the last seal's boundary): not sealed yet. */
   async countPending(tx: EntityManager, desde: string): Promise<number> {
-    const [{ n }] = await tx.query<Array<{ n: string }>>(
-      `SELECT count(*)::text AS n FROM auditoria_eventos WHERE xid >= $1::xid8`,
-      [desde],
-    );
+    const [{ n }] = await tx.query<Array<{ n: string }>>(COUNT_PENDING_SQL, [desde]);
     return Number(n);
   }
 
@@ -214,11 +163,7 @@ export class SellosRepository {
     before: string,
   ): Promise<{ sellos: string; eventos: string; n: number }> {
     const [row] = await tx.query<Array<{ sellos: string; eventos: string; n: number }>>(
-      `SELECT COALESCE(range_agg(int8range(s.id, s.id, '[]')), '{}')::text AS sellos,
-              COALESCE(sum(s.eventos), 0)::text AS eventos, count(*)::int AS n
-         FROM auditoria_sellos s
-        WHERE s.ultimo_at < ($1::date)::timestamp AT TIME ZONE 'UTC'
-          AND NOT EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id)`,
+      PURGEABLE_SQL,
       [before],
     );
     return row;
@@ -234,18 +179,14 @@ export class SellosRepository {
     sellos: string,
     eventos: string,
   ): Promise<{ purga: string; deleted: number }> {
-    const [{ id }] = await tx.query<Array<{ id: string }>>(
-      `INSERT INTO auditoria_purgas (antes_de, sellos, eventos) VALUES ($1, $2, $3) RETURNING id::text`,
-      [before, sellos, eventos],
-    );
+    const written = await tx
+      .getRepository(AuditPurgeEntity)
+      .insert({ antesDe: before, sellos, eventos });
+    const id = String((written.identifiers[0] as { id: string | number }).id);
     await tx.query(`SET LOCAL auditoria.purga = 'on'`);
     // Years of events can outlast the usual statement timeout.
     await tx.query('SET LOCAL statement_timeout = 0');
-    const [, deleted] = await tx.query<[unknown, number]>(
-      `DELETE FROM auditoria_eventos e USING auditoria_sellos s
-        WHERE s.id <@ $1::int8multirange AND e.xid >= s.xid_desde AND e.xid < s.xid_hasta`,
-      [sellos],
-    );
+    const [, deleted] = await tx.query<[unknown, number]>(PURGE_EVENTS_SQL, [sellos]);
     return { purga: id, deleted };
   }
 }

@@ -1,12 +1,22 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
+  Index,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
 
 @Entity('api_clients')
+@Index('api_clients_name_active', ['name'], { unique: true, where: 'active' })
+@Check('api_clients_name_check', 'length(name) BETWEEN 1 AND 200')
+@Check('api_clients_rate_limit_per_minute_check', 'rate_limit_per_minute > 0')
+@Check('api_clients_cuir_platform_id_check', "cuir_platform_id ~ '^[0-9]{4}$'")
+@Check(
+  'api_clients_jurisdicciones_check',
+  "array_to_string(jurisdicciones, ',') ~ '^([0-9]{2}(,[0-9]{2})*)?$'",
+)
 export class ApiClientEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -24,16 +34,16 @@ export class ApiClientEntity {
   @Column('text', { name: 'next_secret_hash', nullable: true })
   nextSecretHash: string | null;
 
-  @Column('text', { array: true })
+  @Column('text', { array: true, default: () => "'{}'" })
   scopes: string[];
 
-  @Column('integer', { name: 'rate_limit_per_minute' })
+  @Column('integer', { name: 'rate_limit_per_minute', default: 600 })
   rateLimitPerMinute: number;
 
-  @Column('boolean', { name: 'cuir_uniqueness' })
+  @Column('boolean', { name: 'cuir_uniqueness', default: true })
   cuirUniqueness: boolean;
 
-  @Column('boolean', { name: 'cuir_rules' })
+  @Column('boolean', { name: 'cuir_rules', default: false })
   cuirRules: boolean;
 
   /** The prescribing-platform id the ministry assigned this client; null: CUIR_PLATFORM_ID. */
@@ -47,7 +57,7 @@ export class ApiClientEntity {
   @Column('text', { array: true, default: () => "'{}'" })
   jurisdicciones: string[];
 
-  @Column('boolean')
+  @Column('boolean', { default: true })
   active: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -3,6 +3,8 @@ import { AuditPurger, type PurgeResult } from '../auditoria/audit-purger.js';
 import { AuditSealer, type SealRun } from '../auditoria/audit-sealer.js';
 import { AuditVerifier, type VerifyReport } from '../auditoria/audit-verifier.js';
 import { auditoriaSettings } from '../auditoria/auditoria.settings.js';
+import { AuditPurgeEntity } from '../auditoria/entities/audit-purge.entity.js';
+import { AuditSealEntity } from '../auditoria/entities/audit-seal.entity.js';
 import { SellosRepository } from '../auditoria/sellos.repository.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -15,7 +17,7 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     fn: (sellos: SellosRepository) => Promise<T>,
     as: 'runtime' | 'migration' = 'runtime',
   ): Promise<T> => {
-    const db = await openCliDatabase(config, [], { as });
+    const db = await openCliDatabase(config, [AuditSealEntity, AuditPurgeEntity], { as });
     try {
       return await fn(new SellosRepository(db.dataSource));
     } finally {

@@ -88,12 +88,13 @@ export class DispensasRepository {
 
   /** Whether it was recorded within the last `hours` (the database's clock). */
   async withinHours(id: string, hours: number): Promise<boolean> {
-    const rows: Array<{ ok: boolean }> = await this.transactions.manager.query(
-      `SELECT created_at + $2 * interval '1 hour' >= statement_timestamp() AS ok
-         FROM dispensas WHERE id = $1`,
-      [id, hours],
-    );
-    return rows[0]?.ok === true;
+    const row = await this.dispensas
+      .createQueryBuilder('d')
+      .select(`d.created_at + :hours * interval '1 hour' >= statement_timestamp()`, 'ok')
+      .where({ id })
+      .setParameter('hours', hours)
+      .getRawOne<{ ok: boolean }>();
+    return row?.ok === true;
   }
 
   /**
@@ -101,11 +102,15 @@ export class DispensasRepository {
    * single-dispensation index, so they are dispensable again.
    */
   async revert(id: string, motivo: string): Promise<void> {
-    await this.transactions.manager.query(
-      `UPDATE dispensas SET revertida = true, revertida_at = statement_timestamp(),
-              motivo_reversion = $2
-        WHERE id = $1 AND NOT revertida`,
-      [id, motivo],
-    );
+    await this.dispensas
+      .createQueryBuilder()
+      .update()
+      .set({
+        revertida: true,
+        revertida_at: () => 'statement_timestamp()',
+        motivo_reversion: motivo,
+      })
+      .where({ id, revertida: false })
+      .execute();
   }
 }

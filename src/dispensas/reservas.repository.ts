@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { IsNull, Raw } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
 import { ReservaEntity } from './entities/reserva.entity.js';
 import type { ReservaTerminada } from './reglas-dispensa.js';
 
-const RESERVA_COLUMNS =
-  'id, id_transaccion::text, client_id, created_at, vence_at, liberada_at, consumida_at';
+/** The database's clock for this statement (see the class). */
+const NOW = 'statement_timestamp()';
+
+/** Neither released nor consumed, and not lapsed: the reservation holds. */
+const HOLDS = {
+  liberada_at: IsNull(),
+  consumida_at: IsNull(),
+  vence_at: Raw((at) => `${at} > ${NOW}`),
+};
 
 /**
  * Reservations. Times come from the database clock (statement_timestamp(): inside a transaction
@@ -25,13 +33,19 @@ export class ReservasRepository {
    * even when the transaction waited on the row lock.
    */
   async create(idTransaccion: string, clientId: string, minutes: number): Promise<ReservaEntity> {
-    const rows: ReservaEntity[] = await this.transactions.manager.query(
-      `INSERT INTO dispensa_reservas (id_transaccion, client_id, created_at, vence_at)
-       VALUES ($1, $2, statement_timestamp(), statement_timestamp() + $3 * interval '1 minute')
-       RETURNING ${RESERVA_COLUMNS}`,
-      [idTransaccion, clientId, minutes],
-    );
-    return rows[0];
+    const result = await this.reservas
+      .createQueryBuilder()
+      .insert()
+      .values({
+        id_transaccion: idTransaccion,
+        client_id: clientId,
+        created_at: () => NOW,
+        vence_at: () => `${NOW} + :minutes * interval '1 minute'`,
+      })
+      .setParameter('minutes', minutes)
+      .returning('*')
+      .execute();
+    return (result.raw as ReservaEntity[])[0];
   }
 
   /**
@@ -39,16 +53,18 @@ export class ReservasRepository {
    * its creation + `maxMinutes`. Null when it lapsed since it was read (it is not revived).
    */
   async extend(id: string, minutes: number, maxMinutes: number): Promise<ReservaEntity | null> {
-    const rows: [ReservaEntity[], number] = await this.transactions.manager.query(
-      `UPDATE dispensa_reservas
-          SET vence_at = LEAST(statement_timestamp() + $2 * interval '1 minute',
-                               created_at + $3 * interval '1 minute')
-        WHERE id = $1 AND liberada_at IS NULL AND consumida_at IS NULL
-          AND vence_at > statement_timestamp()
-       RETURNING ${RESERVA_COLUMNS}`,
-      [id, minutes, maxMinutes],
-    );
-    return rows[0][0] ?? null;
+    const result = await this.reservas
+      .createQueryBuilder()
+      .update()
+      .set({
+        vence_at: () =>
+          `LEAST(${NOW} + :minutes * interval '1 minute', created_at + :max * interval '1 minute')`,
+      })
+      .where({ id, ...HOLDS })
+      .setParameters({ minutes, max: maxMinutes })
+      .returning('*')
+      .execute();
+    return (result.raw as ReservaEntity[])[0] ?? null;
   }
 
   /**
@@ -56,15 +72,17 @@ export class ReservasRepository {
    * released (liberada_at, always before its vence_at) or lapsed (vence_at passed).
    */
   async lastEnded(idTransaccion: string, clientId: string): Promise<ReservaTerminada | null> {
-    const rows: ReservaTerminada[] = await this.transactions.manager.query(
-      `SELECT coalesce(liberada_at, vence_at) AS terminada_at, statement_timestamp() AS ahora
-         FROM dispensa_reservas
-        WHERE id_transaccion = $1 AND client_id = $2 AND consumida_at IS NULL
-          AND coalesce(liberada_at, vence_at) <= statement_timestamp()
-        ORDER BY 1 DESC LIMIT 1`,
-      [idTransaccion, clientId],
-    );
-    return rows[0] ?? null;
+    const terminada = 'coalesce(r.liberada_at, r.vence_at)';
+    const row = await this.reservas
+      .createQueryBuilder('r')
+      .select(terminada, 'terminada_at')
+      .addSelect(NOW, 'ahora')
+      .where({ id_transaccion: idTransaccion, client_id: clientId, consumida_at: IsNull() })
+      .andWhere(`${terminada} <= ${NOW}`)
+      .orderBy(terminada, 'DESC')
+      .limit(1)
+      .getRawOne<ReservaTerminada>();
+    return row ?? null;
   }
 
   findForClient(id: string, clientId: string): Promise<ReservaEntity | null> {
@@ -73,11 +91,11 @@ export class ReservasRepository {
 
   /** Ends it if it still holds (releasing twice, or a lapsed or consumed one, changes nothing). */
   async release(id: string): Promise<void> {
-    await this.transactions.manager.query(
-      `UPDATE dispensa_reservas SET liberada_at = statement_timestamp()
-        WHERE id = $1 AND liberada_at IS NULL AND consumida_at IS NULL
-          AND vence_at > statement_timestamp()`,
-      [id],
-    );
+    await this.reservas
+      .createQueryBuilder()
+      .update()
+      .set({ liberada_at: () => NOW })
+      .where({ id, ...HOLDS })
+      .execute();
   }
 }

@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** An Idempotency-Key of one client, with the answer it got (contract §3; `idempotency_keys`). */
 @Entity('idempotency_keys')
+@Index('idempotency_keys_expires', ['expiresAt'])
+@Check('idempotency_keys_state_check', "state IN ('in_progress', 'completed')")
 export class IdempotencyKeyEntity {
   @PrimaryColumn('uuid', { name: 'client_id' }) clientId: string;
   @PrimaryColumn('uuid') key: string;
@@ -15,6 +17,6 @@ export class IdempotencyKeyEntity {
   @Column('jsonb', { name: 'response_body', nullable: true }) responseBody: unknown;
   /** While in progress: the holder's lease; a crashed holder's key is free after it. */
   @Column('timestamptz', { name: 'locked_until' }) lockedUntil: Date;
-  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt: Date;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;
 }

@@ -1,21 +1,12 @@
 import type { CatalogoItem } from './catalogo.client.js';
+import type { MedicamentoEntity } from './entities/medicamento.entity.js';
 import { normalizeSearchText } from './search-text.js';
 
-/** A mirror row: the API's fields, what search compares, and two fields kept for operators. */
-export interface MirrorRow {
-  code: string;
-  nombre: string;
-  principio_activo: string;
-  droga: string;
-  dosis: string;
-  posologia: string;
-  presentacion: string;
-  laboratorio: string;
-  condicion_expendio: string;
-  coberturas: string[];
-  nombre_norm: string;
-  principio_activo_norm: string;
-}
+/**
+ * A mirror row as the sync writes it (the API's fields, what search compares, and two fields
+ * kept for operators): the entity's columns but those the database fills.
+ */
+export type MirrorRow = Omit<MedicamentoEntity, 'search_text' | 'updated_at'>;
 
 export type StoredMedicamento = Pick<
   MirrorRow,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
 import type { StoredMedicamento } from './medicamento-mapping.js';
 import { searchStatement } from './busqueda.sql.js';
+import { EXISTING_CODES_SQL } from './codigos.sql.js';
 import { CatalogoSyncStateEntity } from './entities/catalogo-sync-state.entity.js';
 import { MedicamentoEntity } from './entities/medicamento.entity.js';
 
@@ -72,10 +73,7 @@ export class MedicamentosRepository {
 
   /** Which of `codes` the mirror holds. */
   async existingCodes(codes: string[]): Promise<string[]> {
-    const rows: Array<{ code: string }> = await this.db.query(
-      'SELECT code FROM medicamentos WHERE code = ANY($1::text[])',
-      [codes],
-    );
+    const rows: Array<{ code: string }> = await this.db.query(EXISTING_CODES_SQL, [codes]);
     return rows.map((r) => r.code);
   }
 

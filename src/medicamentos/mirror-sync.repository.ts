@@ -4,46 +4,13 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { CatalogoSyncStateEntity } from './entities/catalogo-sync-state.entity.js';
 import type { MirrorRow } from './medicamento-mapping.js';
+import { DELETE_GONE_SQL, UPSERT_SQL } from './mirror-sync.sql.js';
 
 /** Arbitrary constant: the advisory-lock key of the catalogue sync, shared by every instance. */
 export const SYNC_LOCK = 724_231_204;
 /** Notified in every sync's transaction (so on commit only); see MirrorChangeListener. */
 export const MIRROR_CHANGED_CHANNEL = 'catalogo_mirror_changed';
 const BATCH = 1000;
-
-const COLUMNS: Array<[keyof MirrorRow, string]> = [
-  ['code', 'text'],
-  ['nombre', 'text'],
-  ['principio_activo', 'text'],
-  ['droga', 'text'],
-  ['dosis', 'text'],
-  ['posologia', 'text'],
-  ['presentacion', 'text'],
-  ['laboratorio', 'text'],
-  ['condicion_expendio', 'text'],
-  ['coberturas', 'text[]'],
-  ['nombre_norm', 'text'],
-  ['principio_activo_norm', 'text'],
-];
-const names = COLUMNS.map(([c]) => c);
-const changed = names.filter((c) => c !== 'code');
-
-// One JSON parameter per batch (jsonb_to_recordset), whatever the batch size. An unchanged row
-// is not rewritten (no dead tuple, no index churn): only what changed upstream is touched.
-const UPSERT_SQL = `
-  INSERT INTO medicamentos AS m (${names.join(', ')})
-  SELECT ${names.join(', ')}
-  FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})
-  ON CONFLICT (code) DO UPDATE SET ${changed.map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
-    updated_at = now()
-  WHERE (${changed.map((c) => `m.${c}`).join(', ')})
-    IS DISTINCT FROM (${changed.map((c) => `EXCLUDED.${c}`).join(', ')})
-  RETURNING (xmax = 0) AS inserted`;
-
-// An anti-join, not `code <> ALL($1)`, which would compare every row with every code.
-const DELETE_GONE_SQL = `
-  DELETE FROM medicamentos m
-  WHERE NOT EXISTS (SELECT 1 FROM unnest($1::text[]) AS s(code) WHERE s.code = m.code)`;
 
 export interface ApplyCounts {
   inserted: number;
@@ -85,11 +52,9 @@ export class MirrorSyncRepository {
       }
       const gone = await qr.query(DELETE_GONE_SQL, [rows.map((r) => r.code)], true);
       counts.deleted = gone.affected ?? 0;
-      await qr.query(
-        `INSERT INTO catalogo_sync_state (id, synced_at, item_count) VALUES (1, now(), $1)
-         ON CONFLICT (id) DO UPDATE SET synced_at = EXCLUDED.synced_at, item_count = EXCLUDED.item_count`,
-        [rows.length],
-      );
+      await qr.manager
+        .getRepository(CatalogoSyncStateEntity)
+        .upsert({ id: 1, synced_at: () => 'now()', item_count: rows.length }, ['id']);
       // Every instance, and this one, drops what it derived from the old mirror.
       await qr.query('SELECT pg_notify($1, $2)', [MIRROR_CHANGED_CHANNEL, '']);
       await qr.commitTransaction();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ID_TRANSACCION } from '../common/validation/patterns.js';
-import type { RecetaEntity, RecetaItem } from './entities/receta.entity.js';
+import type { RecetaItem } from './entities/receta.entity.js';
+import type { Receta } from './receta.js';
 import type { FiltroRestringidas } from './consulta/restringidas.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasRepository } from './recetas.repository.js';
@@ -10,8 +11,7 @@ import type { VidaReceta } from './vida/receta-vida.js';
 import { argentinaDate } from './vida/vigencia.js';
 import { RecetaVidaService } from './vida/receta-vida.service.js';
 
-/** A registered prescription as other modules see it (they never import its entity). */
-export type Receta = RecetaEntity;
+export type { Receta } from './receta.js';
 export type { RecetaItem };
 // The content's views (SPEC 9.2), the same for every module that shows it.
 export {

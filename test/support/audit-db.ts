@@ -6,6 +6,7 @@ import { AuditVerifier, type VerifyReport } from '../../src/auditoria/audit-veri
 import { AuditoriaRepository } from '../../src/auditoria/auditoria.repository.js';
 import { AuditoriaService } from '../../src/auditoria/auditoria.service.js';
 import { AuditEventEntity } from '../../src/auditoria/entities/audit-event.entity.js';
+import { AuditPurgeEntity } from '../../src/auditoria/entities/audit-purge.entity.js';
 import { AuditSealEntity } from '../../src/auditoria/entities/audit-seal.entity.js';
 import { SellosRepository } from '../../src/auditoria/sellos.repository.js';
 import { Transactions } from '../../src/database/transactions.js';
@@ -68,7 +69,7 @@ export async function openAuditDatabase(): Promise<AuditDatabase> {
   const open = async (): Promise<AuditHandle> => {
     const ds = new DataSource({
       ...dataSourceOptions(url, poolSize),
-      entities: [AuditEventEntity, AuditSealEntity],
+      entities: [AuditEventEntity, AuditSealEntity, AuditPurgeEntity],
     });
     await ds.initialize();
     pools.push(ds);

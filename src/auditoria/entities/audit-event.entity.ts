@@ -1,16 +1,21 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * One event of the log, for ordinary reads (the per-prescription listing). Written only by
- * SQL (AuditoriaRepository), since the insert trigger fills `at`, `xid` and `hash`; `xid`
- * and `hash` belong to sealing and are read by SQL too (TypeORM has no xid8 type).
+ * SQL (auditoria.sql.ts), since the insert trigger fills `at`, `xid` and `hash` and refuses
+ * what the old CHECKs refused (migration 1795728400000). `xid` (xid8, a type TypeORM does not
+ * know) is read by SQL only; test/schema-drift.e2e-spec.ts allows exactly that column.
  */
 @Entity('auditoria_eventos')
+@Index('auditoria_eventos_transaccion', ['idTransaccion', 'id'], {
+  where: 'id_transaccion IS NOT NULL',
+})
 export class AuditEventEntity {
-  @PrimaryColumn('bigint')
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id: string;
 
-  @Column('timestamptz')
+  /** Stamped by the insert trigger, whatever a writer gives. */
+  @Column({ type: 'timestamptz', default: () => 'now()', insert: false, update: false })
   at: Date;
 
   @Column('text')
@@ -37,4 +42,8 @@ export class AuditEventEntity {
   /** The client's own X-Request-Id, as the client sent it (null when it sent none). */
   @Column('text', { name: 'client_request_id', nullable: true })
   clientRequestId: string | null;
+
+  /** The trigger's hash of the event's canonical text: never selected here (sealing reads it by SQL). */
+  @Column({ type: 'bytea', select: false, insert: false, update: false })
+  hash?: Buffer;
 }

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * One prescription item of a dispensation. `revertida` is its dispensation's, copied by the
@@ -6,11 +6,26 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * what keeps an item from being dispensed twice.
  */
 @Entity('dispensa_items')
+/** The single-dispensation rule (Decreto 98/2023, Annex, art. 1), held by the database. */
+@Index('dispensa_items_una_vez', ['id_transaccion', 'item'], {
+  unique: true,
+  where: 'NOT revertida',
+})
+@ForeignKey('dispensas', ['id_dispensa', 'revertida'], ['id', 'revertida'], {
+  name: 'dispensa_items_id_dispensa_revertida_fkey',
+  onUpdate: 'CASCADE',
+  onDelete: 'CASCADE',
+})
+@Check('dispensa_items_item_check', 'item BETWEEN 1 AND 10')
+@Check('dispensa_items_cantidad_check', 'cantidad >= 1')
 export class DispensaItemEntity {
   @PrimaryColumn('uuid') id_dispensa: string;
   /** Position in the prescription, from 1. */
   @PrimaryColumn('smallint') item: number;
-  @Column('bigint') id_transaccion: string;
+  @Column('bigint')
+  @ForeignKey('recetas', 'id_transaccion', { name: 'dispensa_items_id_transaccion_fkey' })
+  id_transaccion: string;
+
   @Column('integer') cantidad: number;
   @Column('varchar', { length: 32, nullable: true }) codigo: string | null;
   @Column('boolean', { default: false }) sustituido: boolean;

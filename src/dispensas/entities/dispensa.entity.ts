@@ -1,16 +1,30 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /** One dispensation: what a pharmacy gave of a prescription, and whether it was reversed; its items are DispensaItemEntity rows. */
 @Entity('dispensas')
+@Index('dispensas_receta', ['id_transaccion', 'created_at'])
+@Check('dispensas_check', 'revertida = (revertida_at IS NOT NULL)')
+@Check('dispensas_check1', 'revertida = (motivo_reversion IS NOT NULL)')
+/** The target of the items' (id_dispensa, revertida) foreign key. */
+@Unique('dispensas_id_revertida_key', ['id', 'revertida'])
 export class DispensaEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('bigint') id_transaccion: string;
+  @Column('bigint')
+  @ForeignKey('recetas', 'id_transaccion', { name: 'dispensas_id_transaccion_fkey' })
+  id_transaccion: string;
+
   /** The dispensing client (only it reads or reverses the dispensation). */
-  @Column('uuid') client_id: string;
+  @Column('uuid')
+  @ForeignKey('api_clients', 'id', { name: 'dispensas_client_id_fkey' })
+  client_id: string;
+
   @Column('char', { length: 11 }) farmacia_cuit: string;
   @Column('varchar', { length: 200 }) farmacia_nombre: string;
   @Column('timestamptz') fecha_dispensa: Date;
-  @Column('uuid', { nullable: true }) reserva_id: string | null;
+  @Column('uuid', { nullable: true })
+  @ForeignKey('dispensa_reservas', 'id', { name: 'dispensas_reserva_id_fkey' })
+  reserva_id: string | null;
+
   /** When it was recorded: the reversal window runs from here. */
   @Column('timestamptz', { default: () => 'now()' }) created_at: Date;
   @Column('boolean', { default: false }) revertida: boolean;

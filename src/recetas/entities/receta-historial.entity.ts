@@ -1,11 +1,18 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { Estado } from '../receta-state.js';
 
 /** One state change or delivery attempt of a prescription's transaction (`receta_historial`). */
 @Entity('receta_historial')
+@Index('receta_historial_transaccion', ['id_transaccion', 'id'])
 export class RecetaHistorialEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
-  @Column('bigint') id_transaccion: string;
+  @Column('bigint')
+  @ForeignKey('recetas', 'id_transaccion', {
+    name: 'receta_historial_id_transaccion_fkey',
+    onDelete: 'CASCADE',
+  })
+  id_transaccion: string;
+
   /** clock_timestamp() at insert: entries of one transaction keep their real order. */
   @Column('timestamptz', { default: () => 'clock_timestamp()' }) at: Date;
   @Column('text') evento: string;

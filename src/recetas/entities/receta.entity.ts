@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ContenidoColumnas, ItemGuardado } from '../contenido/contenido.js';
 import type { Sexo } from '../contenido/contenido-patterns.js';
 import type { AnulacionEstado, Estado } from '../receta-state.js';
@@ -12,10 +12,75 @@ export type RecetaItem = ItemGuardado;
  * the entity have one shape and no mapper sits between them and the answers.
  */
 @Entity('recetas')
+/** A CUIR registers once, whoever registers it: the race-safe 409. */
+@Index('recetas_cuir', ['cuir'], { unique: true })
+// The listing's indexes: one client's range, newest first (fecha_creacion DESC, id_transaccion
+// DESC in the migration; @Index has no direction, and a backward scan serves the same order).
+@Index('recetas_client_fecha', ['client_id', 'fecha_creacion', 'id_transaccion'])
+@Index('recetas_client_matricula_fecha', [
+  'client_id',
+  'matricula_profesional',
+  'fecha_creacion',
+  'id_transaccion',
+])
+@Index('recetas_client_documento_fecha', [
+  'client_id',
+  'documento_paciente',
+  'fecha_creacion',
+  'id_transaccion',
+])
+@Index('recetas_client_estado_fecha', ['client_id', 'estado', 'fecha_creacion', 'id_transaccion'])
+/** The ministry backlog for the operators' metrics. */
+@Index('recetas_pending', ['created_at'], { where: "estado = 'PENDING'" })
+@Check('recetas_estado_check', "estado IN ('PENDING', 'COMPLETED', 'FAILED')")
+@Check(
+  'recetas_anulacion_estado_check',
+  "anulacion_estado IN ('PENDING', 'COMPLETED', 'FAILED', 'NOT_REQUIRED')",
+)
+@Check('recetas_vigencia', 'vigencia_hasta >= vigencia_desde')
+@Check(
+  'recetas_anulacion',
+  `(anulada_at IS NULL) = (motivo_anulacion IS NULL)
+   AND (anulada_at IS NULL) = (anulacion_estado IS NULL)`,
+)
+// SPEC 9.2's content rules, added NOT VALID by their migration (1795728400000), where they
+// are explained; TypeORM cannot say NOT VALID, and never creates them.
+@Check(
+  'recetas_paciente',
+  `paciente_sexo IN ('F', 'M', 'X')
+   AND paciente_fecha_nacimiento >= DATE '1900-01-01'
+   AND (paciente_nombre IS NULL) = (paciente_apellido IS NULL)
+   AND (paciente_nombre IS NULL) = (paciente_sexo IS NULL)
+   AND (paciente_nombre IS NULL) = (paciente_fecha_nacimiento IS NULL)`,
+)
+@Check(
+  'recetas_cobertura',
+  `(cobertura_financiador IS NULL) = (cobertura_numero_afiliado IS NULL)
+   AND (cobertura_financiador IS NOT NULL
+        OR (cobertura_codigo_rnos IS NULL AND cobertura_plan IS NULL))`,
+)
+@Check('recetas_diagnostico', 'diagnostico_codigo IS NOT NULL OR diagnostico_descripcion IS NULL')
+@Check('recetas_content_salt', 'octet_length(content_salt) = 16')
+@Check(
+  'recetas_items_tipos',
+  `jsonb_typeof(items) = 'array'
+   AND NOT jsonb_path_exists(items, '$[*] ? (
+         @.nombre.type() != "string" || @.cantidad.type() != "number"
+      || @.codigo.type() != "string" || @.dci.type() != "string"
+      || @.concentracion.type() != "string" || @.forma_farmaceutica.type() != "string"
+      || @.presentacion.type() != "string" || @.posologia.type() != "string"
+      || @.sustituible.type() != "boolean")')`,
+)
 export class RecetaEntity implements ContenidoColumnas {
-  /** The regulation's sequential transaction id (bigint, read as a decimal string). */
-  @PrimaryColumn('bigint') id_transaccion: string;
-  @Column('uuid') client_id: string;
+  /**
+   * The regulation's sequential transaction id (bigint, read as a decimal string), drawn from
+   * `recetas_id_transaccion_seq`, the sequence the migration created for it.
+   */
+  @PrimaryGeneratedColumn('increment', { type: 'bigint' }) id_transaccion: string;
+  @Column('uuid')
+  @ForeignKey('api_clients', 'id', { name: 'recetas_client_id_fkey' })
+  client_id: string;
+
   @Column('char', { length: 41 }) cuir: string;
   @Column('varchar', { length: 8 }) documento_paciente: string;
   @Column('varchar', { length: 20 }) matricula_profesional: string;
@@ -25,9 +90,9 @@ export class RecetaEntity implements ContenidoColumnas {
   @Column('varchar', { length: 200, nullable: true }) nombre_medicamento: string | null;
   @Column('timestamptz') fecha_creacion: Date;
   @Column('jsonb') items: RecetaItem[];
-  @Column('text') estado: Estado;
+  @Column('text', { default: 'PENDING' }) estado: Estado;
   @Column('text') mensaje: string;
-  @Column('integer') intentos: number;
+  @Column('integer', { default: 0 }) intentos: number;
   @Column('timestamptz', { nullable: true }) ultimo_intento_at: Date | null;
   @Column('timestamptz', { nullable: true }) proximo_intento_at: Date | null;
   @Column('text', { nullable: true }) ministerio_ref: string | null;
@@ -43,8 +108,8 @@ export class RecetaEntity implements ContenidoColumnas {
   /** The ministry's notice of the cancellation (null while not cancelled). */
   @Column('text', { nullable: true }) anulacion_estado: AnulacionEstado | null;
   @Column('integer', { default: 0 }) anulacion_intentos: number;
-  @Column('timestamptz') created_at: Date;
-  @Column('timestamptz') updated_at: Date;
+  @Column('timestamptz', { default: () => 'now()' }) created_at: Date;
+  @Column('timestamptz', { default: () => 'now()' }) updated_at: Date;
   /** SPEC 9.2's content (contenido/contenido.ts maps them to and from the API's objects). */
   @Column('varchar', { length: 100, nullable: true }) paciente_nombre: string | null;
   @Column('varchar', { length: 100, nullable: true }) paciente_apellido: string | null;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ApiClientsService } from '../../auth/api-clients.service.js';
 import { JobQueue } from '../../queue/job-queue.js';
-import type { RecetaEntity } from '../entities/receta.entity.js';
+import type { Receta } from '../receta.js';
 import type { AttemptOutcome } from '../recetas.repository.js';
 import { WebhookDeliveryJob } from './webhook-delivery.job.js';
 
@@ -40,11 +40,7 @@ export class RecetaEventsService {
   }
 
   /** Queues an event about `receta` for its owner, when the owner has a webhook. */
-  async emit(
-    receta: RecetaEntity,
-    type: RecetaEventType,
-    data: Record<string, unknown>,
-  ): Promise<void> {
+  async emit(receta: Receta, type: RecetaEventType, data: Record<string, unknown>): Promise<void> {
     if (!(await this.wantsEvents(receta.client_id))) return;
     await this.queue.enqueue(WebhookDeliveryJob, {
       client_id: receta.client_id,
@@ -65,7 +61,7 @@ export class RecetaEventsService {
   }
 
   /** The transaction's final-state event. */
-  enqueueFinal(receta: RecetaEntity, outcome: AttemptOutcome): Promise<void> {
+  enqueueFinal(receta: Receta, outcome: AttemptOutcome): Promise<void> {
     return this.emit(
       { ...receta, estado: outcome.estado },
       outcome.estado === 'COMPLETED' ? 'receta.completed' : 'receta.failed',

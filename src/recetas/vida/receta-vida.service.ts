@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RecetaEntity } from '../entities/receta.entity.js';
+import type { Receta } from '../receta.js';
 import { DispensacionPort } from './dispensacion.port.js';
 import { vidaDe, VidaReceta } from './receta-vida.js';
 import { argentinaDate } from './vigencia.js';
@@ -12,7 +12,7 @@ import { argentinaDate } from './vigencia.js';
 export class RecetaVidaService {
   constructor(private readonly dispensacion: DispensacionPort) {}
 
-  async of(r: RecetaEntity, now = new Date()): Promise<VidaReceta> {
+  async of(r: Receta, now = new Date()): Promise<VidaReceta> {
     const { dispensas, reserva } = await this.dispensacion.estado(r.id_transaccion);
     return vidaDe(r, dispensas, reserva, argentinaDate(now));
   }

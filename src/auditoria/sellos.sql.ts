@@ -1,0 +1,116 @@
+import { COPY_COLUMNS } from './audit-copy.js';
+
+/**
+ * The seals' SQL: the sealer's one statement, and what verify and a purge read and remove. Kept
+ * as SQL because verify recomputes hashes from the exact texts the database gives (`::text`,
+ * microsecond times, xid8, multiranges), which an entity's hydration would lose, and the sealer
+ * and verify are measured paths (bench/auditoria.ts, BENCHMARKS.md "The event log at scale").
+ * Ordinary reads and writes of the seals (the chain's head, a purge's record) go through
+ * AuditSealEntity and AuditPurgeEntity. This file depends on nothing but COPY's columns.
+ */
+
+// to_char itself, not auditoria_instante(): verify must not lean on the log's own functions.
+const instante = (col: string) =>
+  `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const SEAL_COLUMNS = `s.id::text, ${instante('s.at')} AS at, s.xid_desde::text, s.xid_hasta::text,
+  s.eventos::text, s.ids::text, ${instante('s.ultimo_at')} AS ultimo_at,
+  s.digest, s.hash_anterior, s.hash,
+  EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id) AS purgado`;
+
+/**
+ * The next seal in ONE statement: its boundary is this statement's snapshot xmin (every
+ * transaction below it has ended, so the events below it are final); it covers the events
+ * written by transactions in [previous boundary, boundary), at most $1 of them (a sealer off
+ * for a day must not build one huge seal): when capped, the boundary is the xid of the first
+ * event left out, or, when the first transaction alone holds more, the next one's (it is
+ * sealed whole: a transaction is never split across seals).
+ * Nothing is written when there is nothing new. The insert trigger chains it to the previous seal.
+ */
+export const SEAL_SQL = `
+  WITH prev AS (
+    SELECT id, xid_hasta FROM auditoria_sellos ORDER BY id DESC LIMIT 1
+  ), b AS (
+    SELECT COALESCE((SELECT id FROM prev), 0) + 1 AS id,
+           COALESCE((SELECT xid_hasta FROM prev), '0'::xid8) AS desde,
+           pg_snapshot_xmin(pg_current_snapshot()) AS xmin
+  ), cap AS (
+    SELECT e.xid FROM auditoria_eventos e, b
+     WHERE e.xid >= b.desde AND e.xid < b.xmin ORDER BY e.xid OFFSET $1 LIMIT 1
+  ), lo AS (
+    SELECT min(e.xid) AS xid FROM auditoria_eventos e, b WHERE e.xid >= b.desde AND e.xid < b.xmin
+  ), h AS (
+    SELECT b.id, b.desde, b.xmin, CASE
+        WHEN NOT EXISTS (SELECT 1 FROM cap) THEN b.xmin
+        WHEN (SELECT xid FROM cap) > (SELECT xid FROM lo) THEN (SELECT xid FROM cap)
+        ELSE COALESCE((SELECT min(e.xid) FROM auditoria_eventos e, lo
+                        WHERE e.xid > lo.xid AND e.xid < b.xmin), b.xmin)
+      END AS hasta
+    FROM b
+  ), ev AS (
+    SELECT count(*) AS n, range_agg(int8range(e.id, e.id, '[]')) AS ids,
+           sha256(string_agg(e.hash, ''::bytea ORDER BY e.id)) AS digest, max(e.at) AS ultimo_at
+      FROM auditoria_eventos e, h WHERE e.xid >= h.desde AND e.xid < h.hasta
+  )
+  INSERT INTO auditoria_sellos (id, xid_desde, xid_hasta, eventos, ids, ultimo_at, digest, hash_anterior, hash)
+  SELECT h.id, h.desde, h.hasta, ev.n, ev.ids, ev.ultimo_at, ev.digest, ''::bytea, ''::bytea
+    FROM h, ev WHERE ev.n > 0
+  RETURNING id::text, eventos::int, xid_hasta < (SELECT xmin FROM h) AS partial`;
+
+/** Seals after `$1`, in order, `$2` at a time, as verify reads them. */
+export const SEALS_AFTER_SQL = `SELECT ${SEAL_COLUMNS} FROM auditoria_sellos s WHERE s.id > $1 ORDER BY s.id LIMIT $2`;
+
+/** Seal `$1`, as verify reads it. */
+export const SEAL_BY_ID_SQL = `SELECT ${SEAL_COLUMNS} FROM auditoria_sellos s WHERE s.id = $1`;
+
+/** How many events transactions in [$1, $2) wrote (the xid index alone answers). */
+export const COUNT_WRITTEN_IN_SQL = `SELECT count(*)::text AS n FROM auditoria_eventos e WHERE e.xid >= $1::xid8 AND e.xid < $2::xid8`;
+
+/** Events written by transactions in [$1, $2) whose id is not in $3: never sealed; $4 at most. */
+export const STRANGERS_SQL = `SELECT e.id::text FROM auditoria_eventos e
+  WHERE e.xid >= $1::xid8 AND e.xid < $2::xid8 AND NOT (e.id <@ $3::int8multirange)
+  ORDER BY e.id LIMIT $4`;
+
+/** Events written at or after `$1` (the last seal's boundary): not sealed yet. */
+export const COUNT_PENDING_SQL = `SELECT count(*)::text AS n FROM auditoria_eventos WHERE xid >= $1::xid8`;
+
+/** Seals not purged yet whose events are all older than `$1` (UTC midnight of a date). */
+export const PURGEABLE_SQL = `SELECT COALESCE(range_agg(int8range(s.id, s.id, '[]')), '{}')::text AS sellos,
+         COALESCE(sum(s.eventos), 0)::text AS eventos, count(*)::int AS n
+    FROM auditoria_sellos s
+   WHERE s.ultimo_at < ($1::date)::timestamp AT TIME ZONE 'UTC'
+     AND NOT EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id)`;
+
+/** The events of the seals in `$1` (an int8multirange), by their writing transactions. */
+export const PURGE_EVENTS_SQL = `DELETE FROM auditoria_eventos e USING auditoria_sellos s
+  WHERE s.id <@ $1::int8multirange AND e.xid >= s.xid_desde AND e.xid < s.xid_hasta`;
+
+/**
+ * The first event no seal covers yet (the one with the lowest writing transaction at or past the
+ * last seal's boundary: an index range on `xid`, one row), and the last seal's time.
+ */
+export const SEALING_STATE_SQL = `
+  WITH head AS (SELECT xid_hasta, at FROM auditoria_sellos ORDER BY id DESC LIMIT 1)
+  SELECT extract(epoch FROM (SELECT at FROM head))::float8 AS last_seal,
+         extract(epoch FROM now() - (
+           SELECT e.at FROM auditoria_eventos e
+            WHERE e.xid >= COALESCE((SELECT xid_hasta FROM head), '0'::xid8)
+            ORDER BY e.xid LIMIT 1))::float8 AS oldest_unsealed_age`;
+
+/**
+ * The COPY of the events of seal `sealId` whose ids are in [lo, hi), by id (COPY takes no
+ * parameters: the caller passes checked digits). The bounds let the primary key serve the walk;
+ * the containment test filters the holes, unless the seal's id set is the one range (`contiguous`).
+ */
+export function copyEventsOfSealSql(
+  sealId: string,
+  lo: bigint,
+  hi: bigint,
+  contiguous: boolean,
+): string {
+  const holes = contiguous
+    ? ''
+    : `AND e.id <@ (SELECT s.ids FROM auditoria_sellos s WHERE s.id = ${sealId})`;
+  return `COPY (SELECT ${COPY_COLUMNS} FROM auditoria_eventos e
+                WHERE e.id >= ${lo} AND e.id < ${hi} ${holes} ORDER BY e.id) TO STDOUT`;
+}
