@@ -1,7 +1,7 @@
 import { load } from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { SEALING_STATE_SQL } from '../src/auditoria/sellos.sql.js';
+import { SEALING_STATE_SQL } from '../src/auditoria/audit-seals.sql.js';
 import { BACKLOG_SQL } from '../src/recetas/notificacion/ministerio-backlog.metrics.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 

@@ -1,5 +1,5 @@
 import { DomainError } from '../common/errors/domain-error.js';
-import { SellosRepository } from './sellos.repository.js';
+import { AuditSealsRepository } from './audit-seals.repository.js';
 
 /** The regulation's floor (Disp. DNSISA 1/2025, Annex III.3); the delete trigger holds it too. */
 export const MIN_RETENTION_YEARS = 5;
@@ -32,7 +32,7 @@ const isDate = (s: string): boolean =>
  */
 export class AuditPurger {
   constructor(
-    private readonly sellos: SellosRepository,
+    private readonly sellos: AuditSealsRepository,
     private readonly retentionYears: number,
   ) {}
 

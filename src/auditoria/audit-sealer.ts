@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SellosRepository, type WrittenSeal } from './sellos.repository.js';
+import { AuditSealsRepository, type WrittenSeal } from './audit-seals.repository.js';
 
 /** At most this many events per seal: the seal's statement holds their hashes in memory. */
 export const SEAL_MAX_EVENTS = 50_000;
@@ -19,7 +19,7 @@ export type SealRun =
 export class AuditSealer {
   private running?: Promise<SealRun>;
 
-  constructor(private readonly sellos: SellosRepository) {}
+  constructor(private readonly sellos: AuditSealsRepository) {}
 
   /** Seals now, or joins this instance's run in progress. */
   sealNow(maxEvents = SEAL_MAX_EVENTS): Promise<SealRun> {

@@ -9,7 +9,7 @@ import {
   sealHash,
   type IdRanges,
 } from './audit-hash.js';
-import { type SealRow, SellosRepository } from './sellos.repository.js';
+import { type SealRow, AuditSealsRepository } from './audit-seals.repository.js';
 
 export interface VerifyReport {
   ok: boolean;
@@ -60,7 +60,7 @@ interface SealEvents {
  * reading them as rows of strings (BENCHMARKS.md, "The event log at scale").
  */
 export class AuditVerifier {
-  constructor(private readonly sellos: SellosRepository) {}
+  constructor(private readonly sellos: AuditSealsRepository) {}
 
   verify(options: { desde?: string } = {}): Promise<VerifyReport> {
     return this.sellos.transaction(async (tx) => {

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { MetricsService } from '../common/metrics/metrics.service.js';
 import { InjectSettings } from '../config/settings.js';
 import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.js';
-import { SEALING_STATE_SQL } from './sellos.sql.js';
+import { SEALING_STATE_SQL } from './audit-seals.sql.js';
 
 /**
  * Whether sealing keeps up, for the operators' alert (unsealed events older than twice the seal

@@ -8,7 +8,7 @@ import { AuditoriaService } from './auditoria.service.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 import { AuditPurgeEntity } from './entities/audit-purge.entity.js';
 import { AuditSealEntity } from './entities/audit-seal.entity.js';
-import { SellosRepository } from './sellos.repository.js';
+import { AuditSealsRepository } from './audit-seals.repository.js';
 
 /**
  * The sealed event log (contract §8): the writer other modules call, and the sealer that runs in
@@ -19,7 +19,7 @@ import { SellosRepository } from './sellos.repository.js';
   providers: [
     AuditoriaService,
     AuditoriaRepository,
-    SellosRepository,
+    AuditSealsRepository,
     AuditSealer,
     AuditSealScheduler,
     AuditoriaMetrics,

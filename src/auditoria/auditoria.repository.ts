@@ -7,7 +7,7 @@ import { AuditEventEntity } from './entities/audit-event.entity.js';
 /**
  * SQL of the event log's writers and readers. A write is one plain INSERT: the trigger stamps
  * the writing transaction and the hash; nothing is locked and no chain head is read, so
- * concurrent actions never wait for each other here (sealing happens later, see SellosRepository).
+ * concurrent actions never wait for each other here (sealing happens later, see AuditSealsRepository).
  */
 @Injectable()
 export class AuditoriaRepository {

@@ -5,7 +5,7 @@ import { AuditVerifier, type VerifyReport } from '../auditoria/audit-verifier.js
 import { auditoriaSettings } from '../auditoria/auditoria.settings.js';
 import { AuditPurgeEntity } from '../auditoria/entities/audit-purge.entity.js';
 import { AuditSealEntity } from '../auditoria/entities/audit-seal.entity.js';
-import { SellosRepository } from '../auditoria/sellos.repository.js';
+import { AuditSealsRepository } from '../auditoria/audit-seals.repository.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { openCliDatabase } from './cli-database.js';
@@ -14,12 +14,12 @@ import type { Output } from './output.js';
 /** `auditoria verificar | sellar | purgar`: the event log's operator commands (contract §8). */
 export function auditoriaCommand(config: AppConfig, out: Output): Command {
   const withSellos = async <T>(
-    fn: (sellos: SellosRepository) => Promise<T>,
+    fn: (sellos: AuditSealsRepository) => Promise<T>,
     as: 'runtime' | 'migration' = 'runtime',
   ): Promise<T> => {
     const db = await openCliDatabase(config, [AuditSealEntity, AuditPurgeEntity], { as });
     try {
-      return await fn(new SellosRepository(db.dataSource));
+      return await fn(new AuditSealsRepository(db.dataSource));
     } finally {
       await db.close();
     }

@@ -29,7 +29,7 @@ interface Queryable {
  * is passed down through the services. Outside `run()`, `manager` is the pool's.
  *
  *   await this.transactions.run(async () => {
- *     await this.recetas.markCancelled(id);          // uses transactions.manager
+ *     await this.recetas.marcarAnulada(id);          // uses transactions.manager
  *     await this.queue.enqueue(ANULACION_JOB, data);  // joins the same transaction
  *   });
  */

@@ -5,7 +5,6 @@ import { CurrentClient } from '../common/http/current-client.decorator.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { Idempotent } from '../idempotency/idempotency.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
-import { DispensarService } from './dispensar.service.js';
 import { DispensasService } from './dispensas.service.js';
 import { DispensaDto } from './dto/dispensa.dto.js';
 import { DispensarDto } from './dto/dispensar.dto.js';
@@ -14,10 +13,7 @@ import { RevertirDispensaDto } from './dto/revertir.dto.js';
 @ApiTags('dispensas')
 @Controller('v1/dispensas')
 export class DispensasController {
-  constructor(
-    private readonly dispensar: DispensarService,
-    private readonly dispensas: DispensasService,
-  ) {}
+  constructor(private readonly dispensas: DispensasService) {}
 
   @Post()
   @HttpCode(201)
@@ -83,7 +79,7 @@ export class DispensasController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() dto: DispensarDto,
   ): Promise<DispensaDto> {
-    return this.dispensar.dispensar(client, dto);
+    return this.dispensas.dispensar(client, dto);
   }
 
   @Get(':id_dispensa')

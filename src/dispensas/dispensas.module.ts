@@ -7,7 +7,6 @@ import { MedicamentosModule } from '../medicamentos/medicamentos.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
 import { DispensacionPort } from '../recetas/recetas.public.js';
 import { DispensacionAdapter } from './dispensacion.adapter.js';
-import { DispensarService } from './dispensar.service.js';
 import { DispensasAudit } from './dispensas-audit.js';
 import { DispensasController } from './dispensas.controller.js';
 import { DispensasRepository } from './dispensas.repository.js';
@@ -22,7 +21,7 @@ import { ReservasService } from './reservas.service.js';
 /**
  * Reservation, dispensation and reversal of prescriptions by dispensers (contract §7). It reaches
  * prescriptions through RecetasService (their row lock, their life) and tells their owners
- * through RecetaEventsService.
+ * through RecetaWebhooksService.
  *
  * Global for one reason: it provides recetas' DispensacionPort (what recetas needs to know of
  * dispensations: the detail, estado_receta, the cancellation's 409s). recetas declares the port
@@ -45,7 +44,6 @@ import { ReservasService } from './reservas.service.js';
     ReservasRepository,
     DispensasAudit,
     ReservasService,
-    DispensarService,
     DispensasService,
     DispensacionAdapter,
     { provide: DispensacionPort, useExisting: DispensacionAdapter },

@@ -1,35 +1,150 @@
 import { Injectable } from '@nestjs/common';
-import { UUID } from '../common/validation/patterns.js';
-import { DomainError, notFound } from '../common/errors/domain-error.js';
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../common/database-errors.js';
+import { DomainError, notFound, validationFailed } from '../common/errors/domain-error.js';
+import type { ErrorDetail } from '../common/errors/error-codes.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
+import type { CompanionStatement } from '../common/sql/sql-params.js';
+import { UUID } from '../common/validation/patterns.js';
 import { InjectSettings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
-import { RecetaEventsService } from '../recetas/recetas.public.js';
+import { MedicamentosService } from '../medicamentos/medicamentos.service.js';
+import { RecetaWebhooksService, argentinaDate, vidaDe } from '../recetas/recetas.public.js';
 import { RecetasService } from '../recetas/recetas.service.js';
 import type { Receta } from '../recetas/recetas.service.js';
+import { dispensaDeReceta } from './dispensacion.adapter.js';
 import { dispensaView } from './dispensa-view.js';
 import { DispensasAudit } from './dispensas-audit.js';
-import { DispensasRepository } from './dispensas.repository.js';
+import { DispensasRepository, ITEM_UNA_VEZ_INDEX } from './dispensas.repository.js';
 import { dispensasSettings } from './dispensas.settings.js';
 import type { DispensasSettings } from './dispensas.settings.js';
 import type { DispensaDto } from './dto/dispensa.dto.js';
+import type { DispensarDto } from './dto/dispensar.dto.js';
 import type { DispensaEntity } from './entities/dispensa.entity.js';
+import { dispensaProblem, itemYaDispensado, recetaEnJuego } from './reglas-dispensa.js';
+import { ReservasRepository } from './reservas.repository.js';
 
 /**
- * A dispenser's own dispensations: reading one, and reversing it (contract §7) within
- * DISPENSA_REVERSION_HORAS of when it was recorded, under the prescription's row lock. Another
- * client's dispensation answers exactly like a missing one.
+ * Dispensations (contract §7), a dispenser's own:
+ * - recording one: under the prescription's row lock every rule is checked against the request
+ *   as a whole (one bad item: nothing is written), then the dispensation, its items, the
+ *   caller's reservation consumed and the event log entry are written by one statement, and
+ *   commit with the owner's webhook; the database's unique index keeps an item from being
+ *   dispensed twice whatever reaches it;
+ * - reading one, and reversing it within DISPENSA_REVERSION_HORAS of when it was recorded,
+ *   under the same lock.
+ * Another client's dispensation answers exactly like a missing one.
  */
 @Injectable()
 export class DispensasService {
   constructor(
     private readonly recetas: RecetasService,
     private readonly dispensas: DispensasRepository,
+    private readonly reservas: ReservasRepository,
     private readonly transactions: Transactions,
-    private readonly events: RecetaEventsService,
+    private readonly webhooks: RecetaWebhooksService,
     private readonly audit: DispensasAudit,
+    private readonly medicamentos: MedicamentosService,
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
+
+  async dispensar(client: AuthenticatedClient, dto: DispensarDto): Promise<DispensaDto> {
+    const event = { tipo: 'dispensa' as const, actor: client.id, cuir: dto.cuir };
+    // Known once the prescription is found: a refusal's event names it.
+    let idTransaccion: string | null = null;
+    try {
+      // Read before the row lock is taken (a cache hit mostly): nothing waits on it holding one.
+      const codigosDesconocidos = await this.medicamentos.codigosDesconocidos(
+        dto.items.flatMap((i) => (i.codigo ? [i.codigo] : [])),
+      );
+      return await this.transactions.run(async () => {
+        const r = await this.recetas.lockForUpdate({ cuir: dto.cuir });
+        if (!r) throw notFound('Prescription');
+        idTransaccion = r.id_transaccion;
+        if (dto.reserva_id) {
+          const reserva = await this.reservas.findForClient(dto.reserva_id, client.id);
+          if (reserva?.id_transaccion !== r.id_transaccion)
+            throw validationFailed([
+              { field: 'reserva_id', issue: 'is not a reservation of yours on this prescription' },
+            ]);
+        }
+        const now = new Date();
+        const fechaDispensa = new Date(dto.fecha_dispensa);
+        const before = await this.recetas.vida(r, now);
+        const problem = dispensaProblem(
+          recetaEnJuego(r, before),
+          {
+            clientId: client.id,
+            fechaDispensa,
+            fechaDispensaAr: argentinaDate(fechaDispensa),
+            hoy: argentinaDate(now),
+            codigosDesconocidos,
+          },
+          dto.items,
+        );
+        if (problem) throw problem;
+
+        const written = await this.insert(client, dto, r.id_transaccion, fechaDispensa, [
+          this.audit.okInStatement(event),
+        ]);
+        const { dispensa, items } = written;
+        // Under the lock nothing else changed: the state after is the one before with this
+        // dispensation added and the caller's reservation (if any) consumed — no re-read.
+        const after = vidaDe(
+          r,
+          [...before.dispensas, dispensaDeReceta(written)],
+          before.reserva?.client_id === client.id ? null : before.reserva,
+          argentinaDate(now),
+        );
+        const view = dispensaView(dispensa, items, r, after.estado_receta);
+        await this.webhooks.notify(r, 'receta.dispensada', {
+          id_dispensa: view.id_dispensa,
+          estado_receta: view.estado_receta,
+          fecha_dispensa: view.fecha_dispensa,
+          farmacia: view.farmacia,
+          items: view.items,
+          sustituciones: view.items.filter((i) => i.sustituido).map((i) => i.item),
+        });
+        return view;
+      });
+    } catch (err) {
+      await this.audit.refused(err, { ...event, idTransaccion });
+      throw err;
+    }
+  }
+
+  /** The rows; the database's single-dispensation index refusing one is the same 409. */
+  private async insert(
+    client: AuthenticatedClient,
+    dto: DispensarDto,
+    idTransaccion: string,
+    fechaDispensa: Date,
+    companions: CompanionStatement[],
+  ) {
+    try {
+      return await this.dispensas.insert(
+        {
+          id: randomUUID(),
+          id_transaccion: idTransaccion,
+          client_id: client.id,
+          farmacia_cuit: dto.farmacia.cuit,
+          farmacia_nombre: dto.farmacia.nombre,
+          fecha_dispensa: fechaDispensa,
+          reserva_id: dto.reserva_id ?? null,
+          items: dto.items.map((i) => ({
+            item: i.item,
+            cantidad: i.cantidad,
+            codigo: i.codigo ?? null,
+            sustituido: i.sustituido ?? false,
+          })),
+        },
+        companions,
+      );
+    } catch (err) {
+      if (!isUniqueViolation(err, ITEM_UNA_VEZ_INDEX)) throw err;
+      throw itemYaDispensado(takenItems(err, dto));
+    }
+  }
 
   async obtener(client: AuthenticatedClient, id: string): Promise<DispensaDto> {
     const d = await this.owned(client, id);
@@ -63,7 +178,7 @@ export class DispensasService {
         await this.audit.ok(event);
         const reverted = await this.dispensas.findForClient(d.id, client.id);
         const view = await this.view(reverted ?? d, r);
-        await this.events.emit(r, 'receta.dispensa_revertida', {
+        await this.webhooks.notify(r, 'receta.dispensa_revertida', {
           id_dispensa: view.id_dispensa,
           estado_receta: view.estado_receta,
           motivo,
@@ -93,4 +208,16 @@ export class DispensasService {
     const [items, vida] = [await this.dispensas.itemsOf(d.id), await this.recetas.vida(r)];
     return dispensaView(d, items, r, vida.estado_receta);
   }
+}
+
+/** The items the violation names (`Key (id_transaccion, item)=(7, 2)`), else every item sent. */
+function takenItems(err: unknown, dto: DispensarDto): ErrorDetail[] {
+  const e = err as { detail?: string; driverError?: { detail?: string } };
+  const m = /=\(\d+, (\d+)\)/.exec(e.detail ?? e.driverError?.detail ?? '');
+  const named = m ? dto.items.findIndex((i) => i.item === Number(m[1])) : -1;
+  const which = named >= 0 ? [named] : dto.items.map((_, n) => n);
+  return which.map((n) => ({
+    field: `items[${n}].item`,
+    issue: `item ${dto.items[n].item} was dispensed already`,
+  }));
 }

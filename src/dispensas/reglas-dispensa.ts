@@ -1,6 +1,8 @@
 import { DomainError, validationFailed } from '../common/errors/domain-error.js';
 import type { ErrorDetail } from '../common/errors/error-codes.js';
 import { medicamentoDesconocido } from '../medicamentos/medicamentos.public.js';
+import type { VidaReceta } from '../recetas/recetas.public.js';
+import type { Receta } from '../recetas/recetas.service.js';
 
 /**
  * Contract §7's rules of reservation and dispensation as pure functions over what the prescription's
@@ -22,6 +24,18 @@ export interface RecetaEnJuego {
   /** The live reservation, if any. */
   reserva: { client_id: string; vence_at: Date } | null;
   fecha_creacion: Date;
+}
+
+/** A prescription's row and its life, as the rules read them. */
+export function recetaEnJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {
+  return {
+    anulada: vida.anulacion !== null,
+    vigencia: { desde: vida.vigencia_desde, hasta: vida.vigencia_hasta },
+    items: r.items,
+    cerrado: vida.cerrado,
+    reserva: vida.reserva,
+    fecha_creacion: r.fecha_creacion,
+  };
 }
 
 export interface ItemPedido {

@@ -5,26 +5,13 @@ import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { InjectSettings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasService } from '../recetas/recetas.service.js';
-import type { Receta } from '../recetas/recetas.service.js';
-import { type VidaReceta, argentinaDate } from '../recetas/recetas.public.js';
+import { argentinaDate } from '../recetas/recetas.public.js';
 import { DispensasAudit } from './dispensas-audit.js';
 import { dispensasSettings } from './dispensas.settings.js';
 import type { DispensasSettings } from './dispensas.settings.js';
 import type { ReservaDto } from './dto/reservar.dto.js';
-import { RecetaEnJuego, reservaProblem, turnoProblem } from './reglas-dispensa.js';
+import { recetaEnJuego, reservaProblem, turnoProblem } from './reglas-dispensa.js';
 import { ReservasRepository } from './reservas.repository.js';
-
-/** The prescription as the rules of reglas-dispensa.ts read it. */
-export function enJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {
-  return {
-    anulada: vida.anulacion !== null,
-    vigencia: { desde: vida.vigencia_desde, hasta: vida.vigencia_hasta },
-    items: r.items,
-    cerrado: vida.cerrado,
-    reserva: vida.reserva,
-    fecha_creacion: r.fecha_creacion,
-  };
-}
 
 /**
  * Reservations (contract §7): a dispenser holds a prescription while it checks stock with the
@@ -56,7 +43,11 @@ export class ReservasService {
         if (!r) throw notFound('Prescription');
         idTransaccion = r.id_transaccion;
         const vida = await this.recetas.vida(r);
-        const problem = reservaProblem(enJuego(r, vida), client.id, argentinaDate(new Date()));
+        const problem = reservaProblem(
+          recetaEnJuego(r, vida),
+          client.id,
+          argentinaDate(new Date()),
+        );
         if (problem) throw problem;
         const { reservaMinutos: minutes, reservaMaxMinutos: max } = this.settings;
         const own = vida.reserva?.client_id === client.id ? vida.reserva : null;

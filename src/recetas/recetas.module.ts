@@ -19,7 +19,7 @@ import { RecetaEntity } from './entities/receta.entity.js';
 import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
 import { MinisterioBacklogMetrics } from './notificacion/ministerio-backlog.metrics.js';
 import { MinisterioDeliveryJob } from './notificacion/ministerio-delivery.job.js';
-import { RecetaEventsService } from './notificacion/receta-events.service.js';
+import { RecetaWebhooksService } from './notificacion/receta-webhooks.service.js';
 import { WebhookDeliveryJob } from './notificacion/webhook-delivery.job.js';
 import { RecetasRepository } from './recetas.repository.js';
 import { RecetasService } from './recetas.service.js';
@@ -69,9 +69,9 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     MinisterioDeliveryJob,
     AnulacionDelivery,
     WebhookDeliveryJob,
-    RecetaEventsService,
+    RecetaWebhooksService,
     MinisterioBacklogMetrics,
   ],
-  exports: [RecetasService, RecetaEventsService],
+  exports: [RecetasService, RecetaWebhooksService],
 })
 export class RecetasModule {}

@@ -4,7 +4,7 @@
  * *.service.ts and this file).
  */
 export * from './contenido/dto/contenido.dto.js';
-export * from './notificacion/receta-events.service.js';
+export * from './notificacion/receta-webhooks.service.js';
 export * from './receta-content-hash.js';
 export * from './receta-state.js';
 export * from './registro/dto/registrar-receta.dto.js';

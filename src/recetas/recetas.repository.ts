@@ -77,7 +77,7 @@ export class RecetasRepository {
   }
 
   /** Marks a prescription cancelled (once); returns the time, or null if it was already. */
-  async markCancelled(
+  async marcarAnulada(
     id: string,
     motivo: string,
     anulacionEstado: AnulacionEstado,

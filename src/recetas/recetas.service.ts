@@ -5,10 +5,7 @@ import type { Receta } from './receta.js';
 import type { FiltroRestringidas } from './consulta/restringidas.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasRepository } from './recetas.repository.js';
-import type { DispensaDeReceta, ReservaViva } from './vida/dispensacion.port.js';
-import { vidaDe } from './vida/receta-vida.js';
 import type { VidaReceta } from './vida/receta-vida.js';
-import { argentinaDate } from './vida/vigencia.js';
 import { RecetaVidaService } from './vida/receta-vida.service.js';
 
 export type { Receta } from './receta.js';
@@ -85,19 +82,6 @@ export class RecetasService {
 
   /** Its life now: estado_receta, the window, the cancellation, dispensations, reservation. */
   vida(r: Receta, now?: Date): Promise<VidaReceta> {
-    return this.vidas.of(r, now);
-  }
-
-  /**
-   * Its life from dispensations and a reservation already in hand (no read): the state a
-   * change made under the row's lock leads to, computed as `vida` would read it afterwards.
-   */
-  vidaCon(
-    r: Receta,
-    dispensas: DispensaDeReceta[],
-    reserva: ReservaViva | null,
-    now = new Date(),
-  ): VidaReceta {
-    return vidaDe(r, dispensas, reserva, argentinaDate(now));
+    return this.vidas.vida(r, now);
   }
 }

@@ -8,7 +8,7 @@ import { AuditoriaService } from '../../src/auditoria/auditoria.service.js';
 import { AuditEventEntity } from '../../src/auditoria/entities/audit-event.entity.js';
 import { AuditPurgeEntity } from '../../src/auditoria/entities/audit-purge.entity.js';
 import { AuditSealEntity } from '../../src/auditoria/entities/audit-seal.entity.js';
-import { SellosRepository } from '../../src/auditoria/sellos.repository.js';
+import { AuditSealsRepository } from '../../src/auditoria/audit-seals.repository.js';
 import { Transactions } from '../../src/database/transactions.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { MIGRATIONS } from '../../migrations/index.js';
@@ -20,7 +20,7 @@ export interface AuditHandle {
   /** Runs work in one transaction; the service's writes inside it join it. */
   transactions: Transactions;
   service: AuditoriaService;
-  sellos: SellosRepository;
+  sellos: AuditSealsRepository;
   sealer: AuditSealer;
   verify(): Promise<VerifyReport>;
   /** The seal covering event `id`, or null. */
@@ -73,7 +73,7 @@ export async function openAuditDatabase(): Promise<AuditDatabase> {
     });
     await ds.initialize();
     pools.push(ds);
-    const sellos = new SellosRepository(ds);
+    const sellos = new AuditSealsRepository(ds);
     const transactions = new Transactions(ds);
     const sealer = new AuditSealer(sellos);
     const sealOf = async (id: string) => {

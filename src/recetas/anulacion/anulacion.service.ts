@@ -10,7 +10,7 @@ import type { RecetaDetalleDto } from '../consulta/dto/receta-responses.dto.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
 import { nothingToTell } from '../notificacion/anulacion-outcomes.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
-import { RecetaEventsService } from '../notificacion/receta-events.service.js';
+import { RecetaWebhooksService } from '../notificacion/receta-webhooks.service.js';
 import { RecetasRepository } from '../recetas.repository.js';
 import { RecetaVidaService } from '../vida/receta-vida.service.js';
 
@@ -28,7 +28,7 @@ export class AnulacionService {
     private readonly vidas: RecetaVidaService,
     private readonly transactions: Transactions,
     private readonly queue: JobQueue,
-    private readonly events: RecetaEventsService,
+    private readonly webhooks: RecetaWebhooksService,
     private readonly auditoria: AuditoriaService,
     private readonly consulta: ConsultaService,
   ) {}
@@ -41,7 +41,7 @@ export class AnulacionService {
         const r = own && (await this.recetas.lockForUpdate({ id_transaccion: id }));
         if (!r || r.client_id !== client.id) throw notFound('Prescription');
         if (r.anulada_at) return; // cancelled already: the same answer, nothing recorded again
-        await this.cancel(r, motivo);
+        await this.anularBajoBloqueo(r, motivo);
         await this.auditoria.record({ ...event, idTransaccion: id, resultado: 'ok' });
       });
     } catch (err) {
@@ -52,8 +52,8 @@ export class AnulacionService {
   }
 
   /** The checks and writes, under the row lock. */
-  private async cancel(r: RecetaEntity, motivo: string): Promise<void> {
-    const vida = await this.vidas.of(r);
+  private async anularBajoBloqueo(r: RecetaEntity, motivo: string): Promise<void> {
+    const vida = await this.vidas.vida(r);
     if (vida.cerrado.some(Boolean))
       throw new DomainError(
         'RECETA_DISPENSADA',
@@ -66,7 +66,7 @@ export class AnulacionService {
       );
     const id = r.id_transaccion;
     const why = nothingToTell(r);
-    const at = await this.recetas.markCancelled(id, motivo, why ? 'NOT_REQUIRED' : 'PENDING');
+    const at = await this.recetas.marcarAnulada(id, motivo, why ? 'NOT_REQUIRED' : 'PENDING');
     await this.recetas.addHistory(id, {
       evento: 'ANULADA',
       estado: r.estado,
@@ -93,7 +93,7 @@ export class AnulacionService {
         kind: 'anulacion',
       });
     }
-    await this.events.emit(r, 'receta.anulada', {
+    await this.webhooks.notify(r, 'receta.anulada', {
       estado_receta: 'ANULADA',
       anulada_at: (at ?? new Date()).toISOString(),
       motivo,

@@ -49,7 +49,7 @@ export class ConsultaService {
 
   async detail(client: AuthenticatedClient, id: string): Promise<RecetaDetalleDto> {
     const r = await this.owned(client, id);
-    const vida = await this.vidas.of(r);
+    const vida = await this.vidas.vida(r);
     return {
       id_transaccion: r.id_transaccion,
       cuir: r.cuir,

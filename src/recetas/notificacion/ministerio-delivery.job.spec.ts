@@ -17,9 +17,9 @@ import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
 import { AnulacionDelivery } from './anulacion-delivery.js';
 import { retryDelayMs } from './delivery-outcomes.js';
 import { MinisterioDeliveryJob } from './ministerio-delivery.job.js';
-import { RecetaEventsService } from './receta-events.service.js';
+import { RecetaWebhooksService } from './receta-webhooks.service.js';
 
-class RecordedEvents implements Pick<RecetaEventsService, 'enqueueFinal'> {
+class RecordedWebhooks implements Pick<RecetaWebhooksService, 'enqueueFinal'> {
   readonly finals: string[] = [];
   enqueueFinal = (_r: unknown, o: { estado: string }) => {
     this.finals.push(o.estado);
@@ -35,7 +35,7 @@ const unavailable = (cause: unknown) =>
 async function setup(script: Array<MinisterioReceipt | Error>, env: Record<string, string> = {}) {
   const recetas = new FakeRecetasRepository();
   const queue = new FakeJobQueue();
-  const events = new RecordedEvents();
+  const events = new RecordedWebhooks();
   const ministerio = new ScriptedMinisterio(script);
   const { service: job } = await buildService(
     MinisterioDeliveryJob,
@@ -44,7 +44,7 @@ async function setup(script: Array<MinisterioReceipt | Error>, env: Record<strin
       fake(Transactions, new FakeTransactions() as unknown as Transactions),
       fake(MinisterioClient, ministerio),
       fake(JobQueue, queue as unknown as JobQueue),
-      fake(RecetaEventsService, events as unknown as RecetaEventsService),
+      fake(RecetaWebhooksService, events as unknown as RecetaWebhooksService),
       AnulacionDelivery,
       EnlacesPublicos,
     ],

@@ -33,7 +33,7 @@ import {
   Step,
 } from './delivery-outcomes.js';
 import { MINISTERIO_QUEUE, NotificationJob } from './ministerio-delivery.sql.js';
-import { RecetaEventsService } from './receta-events.service.js';
+import { RecetaWebhooksService } from './receta-webhooks.service.js';
 
 /** Retries stop after this long whatever the attempt count (contract §4: 10 attempts or 24 h). */
 const MAX_AGE_MS = 24 * 3600_000;
@@ -63,7 +63,7 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
     private readonly transactions: Transactions,
     private readonly ministerio: MinisterioClient,
     private readonly queue: JobQueue,
-    private readonly events: RecetaEventsService,
+    private readonly webhooks: RecetaWebhooksService,
     private readonly anulacion: AnulacionDelivery,
     private readonly enlaces: EnlacesPublicos,
     @InjectSettings(recetasSettings) settings: RecetasSettings,
@@ -166,7 +166,7 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
     const applied = await this.transactions.run(async () => {
       if (!(await this.recetas.applyOutcome(id, receta.intentos, step.outcome))) return false;
       for (const h of step.history) await this.recetas.addHistory(id, h);
-      if (final) await this.events.enqueueFinal(receta, step.outcome);
+      if (final) await this.webhooks.enqueueFinal(receta, step.outcome);
       if (step.followUp) {
         await this.queue.enqueue(
           MinisterioDeliveryJob,

@@ -12,7 +12,7 @@ import { argentinaDate } from './vigencia.js';
 export class RecetaVidaService {
   constructor(private readonly dispensacion: DispensacionPort) {}
 
-  async of(r: Receta, now = new Date()): Promise<VidaReceta> {
+  async vida(r: Receta, now = new Date()): Promise<VidaReceta> {
     const { dispensas, reserva } = await this.dispensacion.estado(r.id_transaccion);
     return vidaDe(r, dispensas, reserva, argentinaDate(now));
   }

@@ -16,7 +16,7 @@ import {
   SEAL_SQL,
   SEALS_AFTER_SQL,
   STRANGERS_SQL,
-} from './sellos.sql.js';
+} from './audit-seals.sql.js';
 
 /** Arbitrary constant: the advisory-lock key held by the sealer (and a purge), per transaction. */
 export const AUDIT_LOCK = 724_231_301;
@@ -43,10 +43,10 @@ const COPY_IDS = 200_000n;
 
 /**
  * The seals: writing the next one, and what verify and purge read and remove. The chain's head
- * and a purge's record go through the entities; the rest is the SQL of sellos.sql.ts (why: there).
+ * and a purge's record go through the entities; the rest is the SQL of audit-seals.sql.ts (why: there).
  */
 @Injectable()
-export class SellosRepository {
+export class AuditSealsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {

@@ -6,10 +6,13 @@ import type { Receta } from '../receta.js';
 import type { AttemptOutcome } from '../recetas.repository.js';
 import { WebhookDeliveryJob } from './webhook-delivery.job.js';
 
-const WANTS_EVENTS_TTL_MS = 5_000;
+const HAS_WEBHOOK_TTL_MS = 5_000;
 
-/** The events a prescription's owner receives at its webhook (contract §3, §7). */
-export type RecetaEventType =
+/**
+ * The webhooks a prescription's owner receives (contract §3, §7); the payload calls each one an
+ * `event` (the wire's word), a word the code keeps for the event log (auditoria).
+ */
+export type RecetaWebhookType =
   | 'receta.completed'
   | 'receta.failed'
   | 'receta.anulada'
@@ -17,12 +20,12 @@ export type RecetaEventType =
   | 'receta.dispensa_revertida';
 
 /**
- * Tells a client what happened to one of its prescriptions: an event queued in the same
+ * Tells a client what happened to one of its prescriptions: a webhook queued in the same
  * transaction as the change it reports (call inside Transactions.run), delivered by
  * WebhookDeliveryJob.
  */
 @Injectable()
-export class RecetaEventsService {
+export class RecetaWebhooksService {
   private readonly wants = new Map<string, { value: boolean; until: number }>();
 
   constructor(
@@ -31,17 +34,21 @@ export class RecetaEventsService {
   ) {}
 
   /** Whether the client has a webhook (cached a few seconds: asked on every change). */
-  private async wantsEvents(clientId: string): Promise<boolean> {
+  private async hasWebhook(clientId: string): Promise<boolean> {
     const hit = this.wants.get(clientId);
     if (hit && hit.until > Date.now()) return hit.value;
     const value = (await this.clients.webhookTarget(clientId)) !== null;
-    this.wants.set(clientId, { value, until: Date.now() + WANTS_EVENTS_TTL_MS });
+    this.wants.set(clientId, { value, until: Date.now() + HAS_WEBHOOK_TTL_MS });
     return value;
   }
 
-  /** Queues an event about `receta` for its owner, when the owner has a webhook. */
-  async emit(receta: Receta, type: RecetaEventType, data: Record<string, unknown>): Promise<void> {
-    if (!(await this.wantsEvents(receta.client_id))) return;
+  /** Queues a webhook about `receta` for its owner, when the owner has a webhook. */
+  async notify(
+    receta: Receta,
+    type: RecetaWebhookType,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    if (!(await this.hasWebhook(receta.client_id))) return;
     await this.queue.enqueue(WebhookDeliveryJob, {
       client_id: receta.client_id,
       id_transaccion: receta.id_transaccion,
@@ -60,9 +67,9 @@ export class RecetaEventsService {
     });
   }
 
-  /** The transaction's final-state event. */
+  /** The transaction's final-state webhook. */
   enqueueFinal(receta: Receta, outcome: AttemptOutcome): Promise<void> {
-    return this.emit(
+    return this.notify(
       { ...receta, estado: outcome.estado },
       outcome.estado === 'COMPLETED' ? 'receta.completed' : 'receta.failed',
       {
