@@ -12,6 +12,12 @@ import type { RenderReply } from './render-messages.js';
 export const RENDER_WORKER_FILE = 'dist/src/paciente/pdf/render-worker.js';
 /** A render takes tens of milliseconds; one this late is stuck, and its worker is replaced. */
 const RENDER_TIMEOUT_MS = 15_000;
+/**
+ * A worker's heap, old generation (MB). A render needs a few MB beyond the parsed fonts; a worker
+ * past this (a runaway document) dies alone with ERR_WORKER_OUT_OF_MEMORY and is replaced,
+ * instead of growing the process until the host kills it.
+ */
+export const RENDER_WORKER_HEAP_MB = 96;
 
 /** All workers busy and the queue full: the caller answers 503 rather than wait. */
 export class RenderPoolFull extends Error {}
@@ -41,6 +47,8 @@ export interface RenderPoolOptions {
   queue: number;
   /** A replacement worker that could not start (logged; the pool runs with one fewer). */
   onWorkerError?: (err: Error) => void;
+  /** Each worker's old-generation heap limit, MB (default RENDER_WORKER_HEAP_MB). */
+  heapMb?: number;
 }
 
 interface Job {
@@ -102,7 +110,9 @@ export class RenderPool {
   }
 
   private spawn(): Promise<void> {
-    const worker = new Worker(this.opts.workerFile);
+    const worker = new Worker(this.opts.workerFile, {
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb ?? RENDER_WORKER_HEAP_MB },
+    });
     // Never what keeps a process alive: close() ends them, and a CLI or test need not.
     worker.unref();
     const slot: Slot = { worker };
