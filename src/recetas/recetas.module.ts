@@ -16,6 +16,7 @@ import { ConsultaService } from './consulta/consulta.service.js';
 import { TransaccionesController } from './consulta/transacciones.controller.js';
 import { RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { CifradoPaciente } from './cifrado/cifrado-paciente.js';
+import { ClavesPacienteCheck } from './cifrado/claves-paciente.check.js';
 import { RecetaEntity } from './entities/receta.entity.js';
 import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
 import { MinisterioBacklogMetrics } from './notificacion/ministerio-backlog.metrics.js';
@@ -61,6 +62,7 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
   ],
   providers: [
     CifradoPaciente,
+    ClavesPacienteCheck,
     RecetasRepository,
     RecetasService,
     RegistroService,

@@ -228,6 +228,20 @@ export class RecetasRepository {
     return { rows: rows.map((r) => this.abierta(r)), total };
   }
 
+  /**
+   * The newest sealed document among the last 1000 ids (the start's key check): an index walk
+   * from the newest id, bounded so a table of rows still in clear is not scanned.
+   */
+  async ultimoSellado(): Promise<DocumentoGuardado | null> {
+    const rows: DocumentoGuardado[] = await this.transactions.manager.query(
+      `SELECT cuir, documento_paciente, documento_cifrado FROM recetas
+        WHERE id_transaccion > (SELECT coalesce(max(id_transaccion), 0) - 1000 FROM recetas)
+          AND documento_cifrado IS NOT NULL
+        ORDER BY id_transaccion DESC LIMIT 1`,
+    );
+    return rows[0] ?? null;
+  }
+
   private async latestId(): Promise<string> {
     const rows: Array<{ id: string | null }> = await this.transactions.manager.query(LATEST_ID_SQL);
     return rows[0].id ?? '0';
