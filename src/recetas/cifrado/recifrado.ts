@@ -55,9 +55,10 @@ export async function cifrarPendientes(
   const started = Date.now();
   const lote = BigInt(opts.lote ?? 1000);
   const actual = cifrado.claves.actual;
-  const [{ max }] = (await ds.query(
-    'SELECT coalesce(max(id_transaccion), 0)::text AS max FROM recetas',
-  )) as Array<{ max: string }>;
+  const [{ min, max }] = await ds.query<Array<{ min: string; max: string }>>(
+    `SELECT coalesce(min(id_transaccion) - 1, 0)::text AS min,
+            coalesce(max(id_transaccion), 0)::text AS max FROM recetas`,
+  );
   const run: RecifradoRun = {
     en_claro: 0,
     otra_clave: 0,
@@ -65,17 +66,14 @@ export async function cifrarPendientes(
     lotes: 0,
     duration_ms: 0,
   };
-  const [{ min }] = (await ds.query(
-    'SELECT coalesce(min(id_transaccion) - 1, 0)::text AS min FROM recetas',
-  )) as Array<{ min: string }>;
   for (let desde = BigInt(min); desde < BigInt(max); desde += lote) {
     const hasta = desde + lote;
     await ds.transaction(async (m) => {
-      const rows = (await m.query(PENDIENTES_SQL, [
+      const rows = await m.query<Pendiente[]>(PENDIENTES_SQL, [
         String(desde),
         String(hasta),
         actual,
-      ])) as Pendiente[];
+      ]);
       if (rows.length === 0) return;
       const sellados = rows.map((r) => {
         if (r.documento_cifrado) run.otra_clave++;
