@@ -14,11 +14,14 @@
  *    up for a replay), a CUIR unique violation too.
  *  - listar: listado.sql.ts: the snapshot watermark, then one statement for the capped count
  *    and the page, and the same mapping to the answer.
+ *  - the patient's document is sealed and indexed before the statement and opened after it, as
+ *    the service does (src/recetas/cifrado/, outside the surface: the same AES-256-GCM and
+ *    HMAC under fixed bench keys, below), so the baseline pays the same CPU.
  *
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
  */
-import { randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { eventInStatementSql } from '../src/auditoria/auditoria.sql.js';
 import { notIssuedToClientSql } from '../src/cuir/cuir-ownership.sql.js';
@@ -34,6 +37,7 @@ import {
   listingAnswer,
   listingSql,
   type ListingRow,
+  type ListingRowSellada,
 } from '../src/recetas/consulta/listado.sql.js';
 import {
   firstDeliveryJobData,
@@ -76,6 +80,35 @@ function vigencia(r: RegistrationRequest): { desde: string; hasta: string } {
   const n = r.cuir.slice(10, 12) === '01' ? 30 : 60;
   const hasta = new Date(Date.parse(`${desde}T00:00:00Z`) + (n - 1) * day);
   return { desde, hasta: hasta.toISOString().slice(0, 10) };
+}
+
+const DATA_KEY = Buffer.alloc(32, 7);
+const INDEX_KEY = Buffer.alloc(32, 9);
+const KID = Buffer.from('bench', 'ascii');
+
+/** The service's sealed format (src/recetas/cifrado/datos-paciente.ts): version, kid, IV, tag, body. */
+function seal(cuir: string, documento: string) {
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', DATA_KEY, iv).setAAD(
+    Buffer.from(`documento_paciente:${cuir}`),
+  );
+  const body = Buffer.concat([c.update(documento, 'utf8'), c.final()]);
+  return {
+    documento_cifrado: Buffer.concat([Buffer.from([1, KID.length]), KID, iv, c.getAuthTag(), body]),
+    documento_indice: blindIndex(documento),
+  };
+}
+
+const blindIndex = (documento: string) =>
+  createHmac('sha256', INDEX_KEY).update(`dni:${documento}`).digest().subarray(0, 16);
+
+function open(cuir: string, sealed: Buffer | null, plain: string | null): string {
+  if (!sealed) return plain as string;
+  const s = 2 + sealed[1];
+  const d = createDecipheriv('aes-256-gcm', DATA_KEY, sealed.subarray(s, s + 12))
+    .setAAD(Buffer.from(`documento_paciente:${cuir}`))
+    .setAuthTag(sealed.subarray(s + 12, s + 28));
+  return Buffer.concat([d.update(sealed.subarray(s + 28)), d.final()]).toString('utf8');
 }
 
 export const failure = (status: number, code: string): Answer => ({
@@ -126,6 +159,7 @@ export async function register(
   const statement = insertRegistrationSql(
     clientId,
     request,
+    seal(request.cuir, request.documento_paciente),
     vigencia(request),
     key,
     [job, event],
@@ -144,6 +178,9 @@ export async function register(
   return { status: 201, body: { success: true, data: answer(row.id_transaccion) } };
 }
 
+const documentoBuscado = (d: string | undefined) =>
+  d === undefined ? undefined : { claro: d, indice: blindIndex(d) };
+
 /** One listing page; `param` reads a query parameter. */
 export async function list(
   clientId: string,
@@ -161,7 +198,7 @@ export async function list(
       desde: new Date(param('fecha_desde') ?? ''),
       hasta: new Date(param('fecha_hasta') ?? ''),
       matricula: param('matricula'),
-      documento: param('documento'),
+      documento: documentoBuscado(param('documento')),
       estado: param('estado') as 'PENDING' | 'COMPLETED' | 'FAILED' | undefined,
       limit: perPage,
       offset: (page - 1) * perPage,
@@ -169,7 +206,15 @@ export async function list(
     asOf,
     COUNT_CAP,
   );
-  const rows = (await pool.query(sql, values)).rows as ListingRow[];
+  const rows = ((await pool.query(sql, values)).rows as ListingRowSellada[]).map(
+    ({ documento_cifrado, ...r }): ListingRow => ({
+      ...r,
+      documento_paciente:
+        r.id_transaccion === null
+          ? (r.documento_paciente as string)
+          : open(r.cuir, documento_cifrado, r.documento_paciente),
+    }),
+  );
   return {
     status: 200,
     body: { success: true, data: listingAnswer(rows, asOf, { page, perPage }, COUNT_CAP) },

@@ -143,6 +143,7 @@ describe('production', () => {
     PACIENTE_JWT_AUDIENCE: 'recetas',
     API_SECRET_PEPPER: 'k'.repeat(24) + 'Zq7!x9Lm',
     VERIFICACION_PUBLICA_CLAVE: 'q'.repeat(24) + 'Zq7!x9Lm',
+    PATIENT_DATA_KEYS: 'k1:YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY=',
   };
   const problems = configProblems;
 
@@ -191,5 +192,29 @@ describe('production', () => {
     expect(
       problems(clave === undefined ? env : { ...env, VERIFICACION_PUBLICA_CLAVE: clave }),
     ).toEqual([expect.stringMatching(/^VERIFICACION_PUBLICA_CLAVE: /)]);
+  });
+
+  it.each([
+    ['missing', undefined, /^PATIENT_DATA_KEYS: is required/],
+    ['a short key', 'k1:' + Buffer.alloc(16, 3).toString('base64'), /must be 32 random bytes/],
+    ['a placeholder key', 'k1:' + Buffer.alloc(32).toString('base64'), /not a placeholder/],
+    ['not kid:key', Buffer.alloc(32, 3).toString('base64'), /must be <key id>:<base64 key>/],
+    [
+      'a key id twice',
+      'k1:YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY=,k1:YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY=',
+      /listed twice/,
+    ],
+  ])('refuses %s in PATIENT_DATA_KEYS, naming it', (_what, keys, message) => {
+    const { PATIENT_DATA_KEYS: _set, ...env } = complete;
+    const found = problems(keys === undefined ? env : { ...env, PATIENT_DATA_KEYS: keys });
+    expect(found).toEqual([expect.stringMatching(/^PATIENT_DATA_KEYS: /)]);
+    expect(found[0]).toMatch(message);
+  });
+
+  it('accepts several data keys (the first seals)', () => {
+    const k2 = `k2:${Buffer.from('another key of 32 random bytes!!').toString('base64')}`;
+    expect(
+      problems({ ...complete, PATIENT_DATA_KEYS: `${k2},${complete.PATIENT_DATA_KEYS}` }),
+    ).toEqual([]);
   });
 });

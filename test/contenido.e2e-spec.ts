@@ -267,7 +267,8 @@ describe("the prescription's content (SPEC 9.2)", () => {
     for (const set of [
       `diagnostico_codigo = 'J03.9'`,
       `paciente_fecha_nacimiento = '1985-03-15'`,
-      `documento_paciente = '30111223'`,
+      // Another DNI (in clear, as a row registered before sealing holds it).
+      `documento_paciente = '30111223', documento_cifrado = NULL, documento_indice = NULL`,
       `cobertura_numero_afiliado = '15-12345678-9/01'`,
       `vigencia_hasta = vigencia_hasta + 1`,
       `items = jsonb_set(items, '{1,sustituible}', 'true')`,

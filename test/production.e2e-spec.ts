@@ -15,6 +15,7 @@ const PRODUCTION = {
   PACIENTE_JWT_AUDIENCE: 'recetas',
   API_SECRET_PEPPER: 'p3pp3r-that-is-long-enough-and-random-xyz',
   VERIFICACION_PUBLICA_CLAVE: 'qr-link-key-that-is-long-enough-and-random',
+  PATIENT_DATA_KEYS: 'k1:YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY=',
   LOG_LEVEL: 'silent',
 };
 
@@ -64,6 +65,19 @@ describe('production refuses the emulators and the embedded database', () => {
     ],
   ])("exits 1 naming the QR links' key when it is %s", (_what, clave, message) => {
     const run = start({ ...PRODUCTION, VERIFICACION_PUBLICA_CLAVE: clave });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it.each([
+    ['unset', undefined, /PATIENT_DATA_KEYS: is required when NODE_ENV=production/],
+    [
+      'a 16-byte key',
+      'k1:' + Buffer.alloc(16, 3).toString('base64'),
+      /PATIENT_DATA_KEYS: key k1: must be 32 random bytes in base64/,
+    ],
+  ])('exits 1 naming the patient data keys when they are %s', (_what, keys, message) => {
+    const run = start({ ...PRODUCTION, PATIENT_DATA_KEYS: keys });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(message);
   });

@@ -4,7 +4,7 @@ import {
   LATEST_ID_SQL,
   LIST_COUNT_CAP,
   listingSql,
-  type ListFilters,
+  type ListingFilters,
 } from '../../src/recetas/consulta/listado.sql.js';
 import { round2 } from './proc.js';
 
@@ -29,7 +29,7 @@ export const KEYSET_PAGE_SQL = `SELECT id_transaccion, id_de_receta, cuir, fecha
           LIMIT $7`;
 
 /** The statement the service sends for these filters below the watermark (listado.sql.ts). */
-function serviceListingSql(f: ListFilters, asOf: string): { sql: string; params: unknown[] } {
+function serviceListingSql(f: ListingFilters, asOf: string): { sql: string; params: unknown[] } {
   const { sql, values } = listingSql(f, asOf);
   return { sql, params: values };
 }
@@ -98,7 +98,7 @@ export async function explainListing(
 ): Promise<ExplainEntry[]> {
   const asOf = (await pool.query<{ id: string }>(LATEST_ID_SQL)).rows[0].id;
   // With the watermark the service reads first (explained below), so one statement is recorded.
-  const filters = (clientId: string, page: number): ListFilters => ({
+  const filters = (clientId: string, page: number): ListingFilters => ({
     clientId,
     desde: new Date(window.desde),
     hasta: new Date(window.hasta),

@@ -12,6 +12,7 @@ import { openCliDatabase } from './cli-database.js';
 import { catalogoCommand } from './catalogo.command.js';
 import { auditoriaCommand } from './auditoria.command.js';
 import { clientsCommand } from './clients.command.js';
+import { pacientesCommand } from './pacientes.command.js';
 import { processOutput as out } from './output.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -40,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
   program.addCommand(clientsCommand(withClients, out));
   program.addCommand(catalogoCommand(config, out));
   program.addCommand(auditoriaCommand(config, out));
+  program.addCommand(pacientesCommand(config, out));
   await program.parseAsync(argv);
   return 0;
 }

@@ -15,6 +15,8 @@ import { ConsultaController } from './consulta/consulta.controller.js';
 import { ConsultaService } from './consulta/consulta.service.js';
 import { TransaccionesController } from './consulta/transacciones.controller.js';
 import { RecetaHistorialEntity } from './entities/receta-historial.entity.js';
+import { CifradoPaciente } from './cifrado/cifrado-paciente.js';
+import { ClavesPacienteCheck } from './cifrado/claves-paciente.check.js';
 import { RecetaEntity } from './entities/receta.entity.js';
 import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
 import { MinisterioBacklogMetrics } from './notificacion/ministerio-backlog.metrics.js';
@@ -59,6 +61,8 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     AnulacionController,
   ],
   providers: [
+    CifradoPaciente,
+    ClavesPacienteCheck,
     RecetasRepository,
     RecetasService,
     RegistroService,

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
-import { LATEST_ID_SQL, ListFilters, listingSql, ListingRow } from './consulta/listado.sql.js';
+import { CifradoPaciente, type DocumentoGuardado } from './cifrado/cifrado-paciente.js';
+import {
+  type DocumentoBuscado,
+  LATEST_ID_SQL,
+  type ListFilters,
+  listingSql,
+  type ListingRow,
+  type ListingRowSellada,
+} from './consulta/listado.sql.js';
 import { type FiltroRestringidas, restringidasQuery } from './consulta/restringidas.js';
 import { HistoryEntry, RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
@@ -23,10 +31,22 @@ export interface AttemptOutcome {
  * Prescriptions and their history. Ordinary reads and writes go through the entities; the hot
  * paths (the registration's single statement, the listing, the reads by key every action on a
  * prescription starts with) run the tuned SQL of their `*.sql.ts` files. Every call joins the caller's transaction (Transactions.run) when there is one.
+ *
+ * The patient's document is sealed at rest (CifradoPaciente): the writer seals it before its
+ * statement, and every row answered here has `documento_paciente` opened back in clear, from
+ * either state of a row (sealed, or plaintext registered before sealing).
  */
 @Injectable()
 export class RecetasRepository {
-  constructor(private readonly transactions: Transactions) {}
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly cifrado: CifradoPaciente,
+  ) {}
+
+  /** The row with its document in clear (throws for a key PATIENT_DATA_KEYS does not hold). */
+  private abierta<T extends DocumentoGuardado>(r: T): T & { documento_paciente: string } {
+    return Object.assign(r, { documento_paciente: this.cifrado.documento(r) });
+  }
 
   private get recetas() {
     return this.transactions.repository(RecetaEntity);
@@ -45,8 +65,9 @@ export class RecetasRepository {
     return rows[0];
   }
 
-  findForClient(clientId: string, id: string): Promise<RecetaEntity | null> {
-    return this.recetas.findOneBy({ id_transaccion: id, client_id: clientId });
+  async findForClient(clientId: string, id: string): Promise<RecetaEntity | null> {
+    const r = await this.recetas.findOneBy({ id_transaccion: id, client_id: clientId });
+    return r && this.abierta(r);
   }
 
   findById(id: string): Promise<RecetaEntity | null> {
@@ -73,7 +94,7 @@ export class RecetasRepository {
   /** The hot reads by key (receta-row.sql.ts): fixed SQL, rows in the entity's shape. */
   private async row(key: RecetaKey, value: string, lock: boolean): Promise<RecetaEntity | null> {
     const rows = await this.transactions.prepared<RecetaEntity>(recetaRowSql(key, lock), [value]);
-    return rows[0] ?? null;
+    return rows[0] ? this.abierta(rows[0]) : null;
   }
 
   /** Marks a prescription cancelled (once); returns the time, or null if it was already. */
@@ -178,18 +199,47 @@ export class RecetasRepository {
     return { rows: await this.listing(f, watermark), asOf: watermark };
   }
 
-  private listing(f: ListFilters, watermark: string): Promise<ListingRow[]> {
-    const { sql, values } = listingSql(f, watermark);
-    return this.transactions.manager.query(sql, values);
+  private async listing(f: ListFilters, watermark: string): Promise<ListingRow[]> {
+    const { sql, values } = listingSql({ ...f, documento: this.buscado(f.documento) }, watermark);
+    const rows: ListingRowSellada[] = await this.transactions.manager.query(sql, values);
+    return rows.map(({ documento_cifrado, ...r }) => ({
+      ...r,
+      // The empty page's one row (the count only) has no document.
+      documento_paciente:
+        r.id_transaccion === null
+          ? (r.documento_paciente as string)
+          : this.cifrado.documento({ ...r, documento_cifrado }),
+    }));
+  }
+
+  /** A DNI looked up: by its blind index, and in clear for rows not sealed yet. */
+  private buscado(documento: string | undefined): DocumentoBuscado | undefined {
+    return documento === undefined
+      ? undefined
+      : { claro: documento, indice: this.cifrado.indice(documento) };
   }
 
   /** The health authority's page of restricted prescriptions and their exact count (SPEC 9.3). */
   async restringidas(f: FiltroRestringidas): Promise<{ rows: RecetaEntity[]; total: number }> {
-    const [rows, total] = await restringidasQuery(
-      this.recetas.createQueryBuilder('r'),
-      f,
-    ).getManyAndCount();
-    return { rows, total };
+    const [rows, total] = await restringidasQuery(this.recetas.createQueryBuilder('r'), {
+      ...f,
+      documento: this.buscado(f.documento),
+    }).getManyAndCount();
+    return { rows: rows.map((r) => this.abierta(r)), total };
+  }
+
+  /**
+   * The newest sealed document among the last 1000 ids (the start's key check): an index walk
+   * from the newest id, bounded so a table of rows still in clear is not scanned.
+   */
+  async ultimoSellado(): Promise<DocumentoGuardado | null> {
+    const rows: DocumentoGuardado[] = await this.transactions.manager.query(
+      `SELECT cuir, documento_paciente, documento_cifrado FROM recetas
+        WHERE id_transaccion > (SELECT coalesce(max(id_transaccion), 0) - 1000 FROM recetas)
+          AND documento_cifrado IS NOT NULL
+        ORDER BY id_transaccion DESC LIMIT 1`,
+    );
+    return rows[0] ?? null;
   }
 
   private async latestId(): Promise<string> {

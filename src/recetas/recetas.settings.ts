@@ -1,6 +1,8 @@
+import { IsOptional, IsString } from 'class-validator';
 import { Documented } from '../config/setting-docs.js';
 import { BoolSetting, IntSetting, PatternSetting } from '../config/setting-decorators.js';
-import { defineSettings, SettingsOf } from '../config/settings.js';
+import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
+import { parseClaves } from './cifrado/datos-paciente.js';
 
 class RecetasVariables {
   @Documented('first retry delay, doubled each time, ±20 % jitter', {
@@ -59,13 +61,42 @@ class RecetasVariables {
   })
   @IntSetting(1, 365)
   VIGENCIA_DIAS_OTRAS?: number;
+  @Documented('keys of the patient data at rest, `kid:<base64 32 bytes>,…`: the first seals', {
+    section: 'Patient data at rest (SPEC 10)',
+    defaultText: 'production: required; elsewhere derived from the pepper',
+    env: 'AES-256-GCM keys of the patient data at rest: kid1:<32 random bytes in base64, e.g. openssl rand -base64 32>,kid0:<…>. The first seals new data; every listed key opens what it sealed (rotation: put a new key first, run `npm run cli -- pacientes cifrar`, then drop the old one). Required in production; elsewhere unset means one key derived from API_SECRET_PEPPER (id "pepper").',
+  })
+  @IsOptional()
+  @IsString()
+  PATIENT_DATA_KEYS?: string;
+}
+
+/** What is wrong with PATIENT_DATA_KEYS (ConfigError lines), the pepper's rules adapted. */
+function patientKeys(value: string | undefined, nodeEnv: string) {
+  if (value === undefined || value.trim() === '') {
+    if (nodeEnv === 'production')
+      throw new ConfigError(['PATIENT_DATA_KEYS: is required when NODE_ENV=production']);
+    return undefined;
+  }
+  const { claves, problems } = parseClaves(value);
+  if (claves && nodeEnv === 'production')
+    for (const [kid, key] of claves.claves)
+      // A key of one repeated byte is a placeholder (the zeros of an example), not a random one.
+      if (key.every((b) => b === key[0]))
+        problems.push(
+          `key ${kid}: must be 32 random bytes, not a placeholder, when NODE_ENV=production`,
+        );
+  if (problems.length) throw new ConfigError(problems.map((p) => `PATIENT_DATA_KEYS: ${p}`));
+  return claves;
 }
 
 /** The ministry notification of contract §4 and the validity window of contract §7. */
 export const recetasSettings = defineSettings(
   'recetas',
   RecetasVariables,
-  (v) => ({
+  (v, core) => ({
+    /** The data keys (unset outside production: CifradoPaciente derives one from the pepper). */
+    clavesPaciente: patientKeys(v.PATIENT_DATA_KEYS, core.nodeEnv),
     notification: {
       /** First retry delay, doubled after each failed attempt. */
       retryDelaySeconds: v.MINISTRY_RETRY_DELAY_SECONDS ?? 30,

@@ -5,6 +5,7 @@ import { Recetas1763800003000 } from './migrations/1763800003000-Recetas.js';
 import { RecetaVida1764000000000 } from './migrations/1764000000000-RecetaVida.js';
 import { RecetasPendingIndex1764100000000 } from './migrations/1764100000000-RecetasPendingIndex.js';
 import { RecetaContenido1795728400000 } from './migrations/1795728400000-RecetaContenido.js';
+import { DatosPacienteCifrados1795728600000 } from './migrations/1795728600000-DatosPacienteCifrados.js';
 import { RecetasModule } from './recetas.module.js';
 import { recetasSettings } from './recetas.settings.js';
 
@@ -41,6 +42,7 @@ export const recetasSlice = defineSlice({
     RecetaVida1764000000000,
     RecetasPendingIndex1764100000000,
     RecetaContenido1795728400000,
+    DatosPacienteCifrados1795728600000,
   ],
   tags: {
     recetas:

@@ -9,16 +9,16 @@ WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE cli
        page AS (SELECT id_transaccion FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4
     ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $6 OFFSET $7)
      SELECT c.counted, r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion,
-            r.matricula_profesional, r.documento_paciente, r.estado
+            r.matricula_profesional, r.documento_paciente, r.documento_cifrado, r.estado
        FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
       ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC;
 
 -- listingSql: every filter
-WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4 AND matricula_profesional = $5 AND documento_paciente = $6 AND estado = $7
-    ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $8) s),
-       page AS (SELECT id_transaccion FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4 AND matricula_profesional = $5 AND documento_paciente = $6 AND estado = $7
-    ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $9 OFFSET $10)
+WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4 AND matricula_profesional = $5 AND (documento_indice = $6 OR documento_paciente = $7) AND estado = $8
+    ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $9) s),
+       page AS (SELECT id_transaccion FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4 AND matricula_profesional = $5 AND (documento_indice = $6 OR documento_paciente = $7) AND estado = $8
+    ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $10 OFFSET $11)
      SELECT c.counted, r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion,
-            r.matricula_profesional, r.documento_paciente, r.estado
+            r.matricula_profesional, r.documento_paciente, r.documento_cifrado, r.estado
        FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
       ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC;

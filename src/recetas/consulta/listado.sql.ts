@@ -25,6 +25,18 @@ export interface ListFilters {
   offset: number;
 }
 
+/**
+ * A DNI looked up: its blind index (rows sealed) and the DNI itself (rows registered before
+ * sealing, until `pacientes cifrar` has sealed them: the partial index finds those).
+ */
+export interface DocumentoBuscado {
+  indice: Buffer;
+  claro: string;
+}
+
+/** The filters as the statement takes them: the document by its blind index. */
+export type ListingFilters = Omit<ListFilters, 'documento'> & { documento?: DocumentoBuscado };
+
 export interface RecetaSummary {
   id_transaccion: string;
   id_de_receta: string | null;
@@ -49,7 +61,7 @@ export const LATEST_ID_SQL = `SELECT max(id_transaccion)::text AS id FROM receta
  * and one row with null columns when the page is empty.
  */
 export function listingSql(
-  f: ListFilters,
+  f: ListingFilters,
   asOf: string,
   countCap = LIST_COUNT_CAP,
 ): { sql: string; values: unknown[] } {
@@ -61,7 +73,10 @@ export function listingSql(
     `id_transaccion <= ${p.add(asOf)}`,
   ];
   if (f.matricula) where.push(`matricula_profesional = ${p.add(f.matricula)}`);
-  if (f.documento) where.push(`documento_paciente = ${p.add(f.documento)}`);
+  if (f.documento)
+    where.push(
+      `(documento_indice = ${p.add(f.documento.indice)} OR documento_paciente = ${p.add(f.documento.claro)})`,
+    );
   if (f.estado) where.push(`estado = ${p.add(f.estado)}`);
   const scan = `FROM recetas WHERE ${where.join(' AND ')}
     ORDER BY fecha_creacion DESC, id_transaccion DESC`;
@@ -70,13 +85,22 @@ export function listingSql(
     `WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 ${scan} LIMIT ${p.add(countCap + 1)}) s),
        page AS (SELECT id_transaccion ${scan} LIMIT ${p.add(f.limit)} OFFSET ${p.add(f.offset)})
      SELECT c.counted, r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion,
-            r.matricula_profesional, r.documento_paciente, r.estado
+            r.matricula_profesional, r.documento_paciente, r.documento_cifrado, r.estado
        FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
       ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`;
   return { sql, values: p.values };
 }
 
 export type ListingRow = RecetaSummary & { counted: number };
+
+/**
+ * A row as the statement answers it: the document sealed (`documento_paciente` null then), to
+ * be opened in clear before listingAnswer.
+ */
+export type ListingRowSellada = Omit<ListingRow, 'documento_paciente'> & {
+  documento_paciente: string | null;
+  documento_cifrado: Buffer | null;
+};
 
 /**
  * A listing page's answer: `total` exact up to `countCap` matches, else capped with

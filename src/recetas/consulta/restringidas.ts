@@ -1,6 +1,7 @@
 import type { SelectQueryBuilder } from 'typeorm';
 import type { RecetaEntity } from '../entities/receta.entity.js';
 import { cuirSubstr, type SubtipoRestringido } from '../contenido/restringida.js';
+import type { DocumentoBuscado } from './listado.sql.js';
 
 /** The health authority's filters (SPEC 9.3): its jurisdictions, the range, and the options. */
 export interface FiltroRestringidas {
@@ -27,7 +28,7 @@ const part = (field: 'jurisdiction' | 'prescriptionType' | 'medicationType', ali
  */
 export function restringidasQuery(
   q: SelectQueryBuilder<RecetaEntity>,
-  f: FiltroRestringidas,
+  f: Omit<FiltroRestringidas, 'documento'> & { documento?: DocumentoBuscado },
 ): SelectQueryBuilder<RecetaEntity> {
   const r = q.alias;
   q.where(`${part('prescriptionType', r)} = '01' AND ${part('medicationType', r)} IN ('03', '04')`)
@@ -41,7 +42,12 @@ export function restringidasQuery(
   if (f.subtipo) q.andWhere(`${part('medicationType', r)} = :subtipo`, { subtipo: f.subtipo });
   if (f.matricula)
     q.andWhere(`${r}.matricula_profesional = :matricula`, { matricula: f.matricula });
-  if (f.documento) q.andWhere(`${r}.documento_paciente = :documento`, { documento: f.documento });
+  // By the blind index; the plaintext for rows registered before sealing (listado.sql.ts).
+  if (f.documento)
+    q.andWhere(`(${r}.documento_indice = :indice OR ${r}.documento_paciente = :documento)`, {
+      indice: f.documento.indice,
+      documento: f.documento.claro,
+    });
   return q
     .orderBy(`${r}.fecha_creacion`, 'ASC')
     .addOrderBy(`${r}.id_transaccion`, 'ASC')

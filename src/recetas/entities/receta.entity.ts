@@ -23,12 +23,19 @@ export type RecetaItem = ItemGuardado;
   'fecha_creacion',
   'id_transaccion',
 ])
+// By patient: the blind index (rows sealed), and the plaintext of rows registered before
+// sealing, partial so it empties as `pacientes cifrar` runs (migration 1795728600000).
 @Index('recetas_client_documento_fecha', [
   'client_id',
-  'documento_paciente',
+  'documento_indice',
   'fecha_creacion',
   'id_transaccion',
 ])
+@Index(
+  'recetas_client_documento_claro_fecha',
+  ['client_id', 'documento_paciente', 'fecha_creacion', 'id_transaccion'],
+  { where: 'documento_paciente IS NOT NULL' },
+)
 @Index('recetas_client_estado_fecha', ['client_id', 'estado', 'fecha_creacion', 'id_transaccion'])
 /** The ministry backlog for the operators' metrics. */
 @Index('recetas_pending', ['created_at'], { where: "estado = 'PENDING'" })
@@ -60,6 +67,12 @@ export type RecetaItem = ItemGuardado;
         OR (cobertura_codigo_rnos IS NULL AND cobertura_plan IS NULL))`,
 )
 @Check('recetas_diagnostico', 'diagnostico_codigo IS NOT NULL OR diagnostico_descripcion IS NULL')
+// Added NOT VALID by its migration (1795728600000): rows before it all hold their plaintext.
+@Check(
+  'recetas_documento',
+  `(documento_cifrado IS NULL) = (documento_indice IS NULL)
+   AND (documento_paciente IS NOT NULL OR documento_cifrado IS NOT NULL)`,
+)
 @Check('recetas_content_salt', 'octet_length(content_salt) = 16')
 @Check(
   'recetas_items_tipos',
@@ -82,7 +95,16 @@ export class RecetaEntity implements ContenidoColumnas {
   client_id: string;
 
   @Column('char', { length: 41 }) cuir: string;
-  @Column('varchar', { length: 8 }) documento_paciente: string;
+  /**
+   * The patient's DNI. In the table only for rows registered before it was sealed, until
+   * `pacientes cifrar` seals them (null after); RecetasRepository fills it with the document
+   * in clear on every row it answers, so the rest of the module reads a string.
+   */
+  @Column('varchar', { length: 8, nullable: true }) documento_paciente: string;
+  /** The DNI sealed (AES-256-GCM, key id inside: cifrado/datos-paciente.ts). */
+  @Column('bytea', { nullable: true }) documento_cifrado: Buffer | null;
+  /** Its blind index: HMAC-SHA256 under the pepper-derived index key, 16 bytes. */
+  @Column('bytea', { nullable: true }) documento_indice: Buffer | null;
   @Column('varchar', { length: 20 }) matricula_profesional: string;
   @Column('varchar', { length: 40, nullable: true }) refeps_id: string | null;
   @Column('varchar', { length: 200 }) locacion: string;

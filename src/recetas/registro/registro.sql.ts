@@ -56,6 +56,11 @@ export function pendingAnswer(r: RegistrationRequest) {
 export function insertRegistrationSql(
   clientId: string,
   r: RegistrationRequest,
+  /**
+   * The patient's document as stored: sealed and its blind index, computed before the
+   * statement (recetas/cifrado/); the plaintext is never written.
+   */
+  documento: { documento_cifrado: Buffer; documento_indice: Buffer },
   /** The validity window (contract §7), computed from the request: `YYYY-MM-DD` dates. */
   vigencia: { desde: string; hasta: string },
   idempotencyKey: string | null,
@@ -69,7 +74,8 @@ export function insertRegistrationSql(
   const values = [
     clientId,
     r.cuir,
-    r.documento_paciente,
+    documento.documento_cifrado,
+    documento.documento_indice,
     r.matricula_profesional,
     r.refeps_id ?? null,
     r.locacion,
@@ -100,7 +106,7 @@ export function insertRegistrationSql(
   const sql = `WITH ${blocked}n AS (SELECT nextval('recetas_id_transaccion_seq') AS id${
     guard ? ' WHERE NOT EXISTS (SELECT 1 FROM b)' : ''
   })${gate ? `, g AS (${gate(p, 'n')})` : ''}, r AS (
-      INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente,
+      INSERT INTO recetas (id_transaccion, client_id, cuir, documento_cifrado, documento_indice,
         matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento,
         fecha_creacion, items, mensaje, idempotency_key, vigencia_desde, vigencia_hasta,
         paciente_nombre, paciente_apellido, paciente_sexo, paciente_fecha_nacimiento,

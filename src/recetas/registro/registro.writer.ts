@@ -9,6 +9,7 @@ import {
 } from '../../idempotency/idempotency.public.js';
 import { InjectSettings } from '../../config/settings.js';
 import { JobQueue } from '../../queue/job-queue.js';
+import { CifradoPaciente } from '../cifrado/cifrado-paciente.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
 import { firstDeliveryJobData } from '../notificacion/ministerio-delivery.sql.js';
 import { MENSAJES } from '../receta-state.js';
@@ -37,6 +38,7 @@ export class RegistroWriter {
     private readonly queue: JobQueue,
     private readonly auditoria: AuditoriaService,
     private readonly cuir: CuirService,
+    private readonly cifrado: CifradoPaciente,
     @InjectSettings(recetasSettings) private readonly settings: RecetasSettings,
   ) {}
 
@@ -62,6 +64,8 @@ export class RegistroWriter {
     const statement = insertRegistrationSql(
       clientId,
       request,
+      // Sealed here, before the statement: one round trip still, and no DNI reaches the table.
+      this.cifrado.sellarDocumento(request.cuir, request.documento_paciente),
       vigencia,
       claim?.key ?? null,
       [

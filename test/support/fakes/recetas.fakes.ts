@@ -20,6 +20,8 @@ export class FakeRecetasRepository implements Pick<
       client_id: '00000000-0000-4000-8000-000000000001',
       cuir: '00010001020102000000000000000000000000101',
       documento_paciente: '30111222',
+      documento_cifrado: null,
+      documento_indice: null,
       matricula_profesional: '123456',
       refeps_id: null,
       locacion: 'Consultorio',

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { authSettings, type AuthSettings } from '../../auth/auth.public.js';
+import { InjectSettings } from '../../config/settings.js';
+import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
+import {
+  abrir,
+  claveDe,
+  claveDerivada,
+  type ClavesDatos,
+  indiceDocumento,
+  KID_DERIVADA,
+  LABEL_DATOS,
+  LABEL_INDICE,
+  sellar,
+} from './datos-paciente.js';
+
+/** The column a sealed DNI belongs to (its additional data). */
+const DOCUMENTO = 'documento_paciente';
+
+/** The patient's document as a row stores it: sealed, and its blind index. */
+export interface DocumentoSellado {
+  documento_cifrado: Buffer;
+  documento_indice: Buffer;
+}
+
+/** A row's document columns, in either state of the transition (plaintext before `pacientes cifrar`). */
+export interface DocumentoGuardado {
+  cuir: string;
+  documento_paciente: string | null;
+  documento_cifrado: Buffer | null;
+}
+
+/**
+ * The keys of the patient's data at rest and what the data layer does with them: seal before a
+ * statement, open after it, and the blind index equality look-ups use. The data keys come from
+ * PATIENT_DATA_KEYS (outside production, unset: one derived from the pepper); the blind index's
+ * key is always derived from the pepper under its own label, so rotating data keys never
+ * touches the index.
+ */
+@Injectable()
+export class CifradoPaciente {
+  readonly claves: ClavesDatos;
+  private readonly claveIndice: Buffer;
+
+  constructor(
+    @InjectSettings(authSettings) auth: AuthSettings,
+    @InjectSettings(recetasSettings) settings: RecetasSettings,
+  ) {
+    this.claves = settings.clavesPaciente ?? {
+      actual: KID_DERIVADA,
+      claves: new Map([[KID_DERIVADA, claveDerivada(auth.secretPepper, LABEL_DATOS)]]),
+    };
+    this.claveIndice = claveDerivada(auth.secretPepper, LABEL_INDICE);
+  }
+
+  sellarDocumento(cuir: string, documento: string): DocumentoSellado {
+    return {
+      documento_cifrado: sellar(this.claves, DOCUMENTO, cuir, documento),
+      documento_indice: this.indice(documento),
+    };
+  }
+
+  /** The blind index of a DNI (listar's `documento`, the authority's filter). */
+  indice(documento: string): Buffer {
+    return indiceDocumento(this.claveIndice, documento);
+  }
+
+  /** The document in clear, whichever state the row is in; throws for a key not held. */
+  documento(r: DocumentoGuardado): string {
+    if (r.documento_cifrado) return abrir(this.claves, DOCUMENTO, r.cuir, r.documento_cifrado);
+    if (r.documento_paciente !== null) return r.documento_paciente;
+    throw new Error(`prescription ${r.cuir} has no patient document`);
+  }
+
+  /** Whether the row's document is sealed under the current key (nothing for `pacientes cifrar` to do). */
+  alDia(r: DocumentoGuardado): boolean {
+    return r.documento_cifrado !== null && claveDe(r.documento_cifrado) === this.claves.actual;
+  }
+}

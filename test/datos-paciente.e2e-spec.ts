@@ -1,0 +1,210 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import request from 'supertest';
+import { cliJson, runCli } from './support/cli.js';
+import { createClient, type TestClient } from './support/clients.js';
+import { type FreshDatabase, freshDatabase } from './support/fresh-database.js';
+import { fullContent, register, registrationBody } from './support/recetas.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const exec = promisify(execFile);
+const key = () => randomBytes(32).toString('base64');
+const K1 = `k1:${key()}`;
+const K2 = `k2:${key()}`;
+
+/**
+ * The whole database as text. pg_dump when its major version is the server's (the local
+ * PostgreSQL 15 of DATABASE_URL); otherwise (the embedded PostgreSQL of a run without
+ * DATABASE_URL, whose npm package ships no pg_dump, and a pg_dump of another major refuses or
+ * may not read it) every row of every table as PostgreSQL's text form of the row, which is what
+ * COPY … TO STDOUT writes (bytea in hex).
+ */
+async function dump(url: string): Promise<{ text: string; how: string }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const server = Number(
+      (
+        await c.query<{ v: string }>(`SELECT current_setting('server_version_num') AS v`)
+      ).rows[0].v.slice(0, -4),
+    );
+    const tool = await exec('pg_dump', ['--version']).then(
+      (r) => Number(/(\d+)\./.exec(r.stdout)?.[1]),
+      () => null,
+    );
+    if (tool === server) {
+      const { stdout } = await exec('pg_dump', ['--data-only', url], { maxBuffer: 1 << 28 });
+      return { text: stdout, how: `pg_dump ${tool}` };
+    }
+    const tables = await c.query<{ t: string }>(
+      `SELECT format('%I.%I', schemaname, tablename) AS t FROM pg_tables
+        WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`,
+    );
+    let text = '';
+    for (const { t } of tables.rows) {
+      const rows = await c.query<{ r: string }>(`SELECT x::text AS r FROM ${t} x`);
+      text += rows.rows.map((r) => r.r).join('\n') + '\n';
+    }
+    return { text, how: `rows as text (pg_dump ${tool ?? 'absent'}, server ${server})` };
+  } finally {
+    await c.end();
+  }
+}
+
+/** SPEC 10: the patient's document sealed at rest, found by its blind index. */
+describe("the patient's document at rest (SPEC 10)", () => {
+  let db: FreshDatabase;
+  let sql: pg.Client;
+  let t: TestApp | undefined;
+  let c: TestClient;
+  const since = new Date(Date.now() - 3_600_000).toISOString();
+  const start = async (keys: string) => {
+    await t?.stop();
+    t = await startTestApp({ DATABASE_URL: db.url, PATIENT_DATA_KEYS: keys });
+    return t;
+  };
+  const listar = (documento: string) =>
+    request(t!.url)
+      .get('/v1/recetas/listar')
+      .query({
+        fecha_desde: since,
+        fecha_hasta: new Date(Date.now() + 60_000).toISOString(),
+        documento,
+      })
+      .set(c.headers)
+      .expect(200);
+  const detalle = (id: string) => request(t!.url).get(`/v1/recetas/${id}`).set(c.headers);
+  const cli = (keys: string) =>
+    cliJson<{ en_claro: number; otra_clave: number; clave_actual: string }>(
+      ['pacientes', 'cifrar', '--lote', '2'],
+      { DATABASE_URL: db.url, PATIENT_DATA_KEYS: keys },
+    );
+  const kids = async () =>
+    (
+      await sql.query<{ kid: string | null; claro: string | null }>(
+        `SELECT convert_from(substring(documento_cifrado from 3 for get_byte(documento_cifrado, 1)), 'UTF8') AS kid,
+                documento_paciente AS claro
+           FROM recetas ORDER BY id_transaccion`,
+      )
+    ).rows;
+  let sellada: string;
+  let anterior: string;
+
+  beforeAll(async () => {
+    db = await freshDatabase('cifrado');
+    await start(K1);
+    sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    c = await createClient(t!);
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await sql?.end();
+    await db?.drop();
+  });
+
+  it('a dump holds no DNI in clear, while listar by documento finds it and the detail shows it', async () => {
+    const res = await register(
+      t!,
+      c,
+      registrationBody({ ...fullContent(), documento_paciente: '30.111.222' }),
+    ).expect(201);
+    sellada = String(res.body.data.id_transaccion);
+    const { text, how } = await dump(db.url);
+    expect(text.length).toBeGreaterThan(1000);
+    // The dump holds the prescription (its CUIR), and the patient's name, but not the DNI.
+    expect(text).toContain(String(res.body.data.cuir));
+    expect(text).not.toContain('30111222');
+    // Which dump ran: pg_dump on the local PostgreSQL 15; rows as text on the embedded 18.
+    expect(how).toMatch(process.env.DATABASE_URL ? /^pg_dump 15$/ : /^(pg_dump \d+|rows as text)/);
+
+    const found = (await listar('30111222')).body.data;
+    expect(found.items.map((i: { id_transaccion: string }) => i.id_transaccion)).toEqual([sellada]);
+    expect(found.items[0].documento_paciente).toBe('30111222');
+    expect((await listar('30111223')).body.data.total).toBe(0);
+    const d = (await detalle(sellada).expect(200)).body.data;
+    expect(d.documento_paciente).toBe('30111222');
+    expect(await kids()).toEqual([{ kid: 'k1', claro: null }]);
+  });
+
+  it('a row registered before sealing (in clear) is still read and found', async () => {
+    const res = await register(t!, c, registrationBody({ documento_paciente: '25111333' })).expect(
+      201,
+    );
+    anterior = String(res.body.data.id_transaccion);
+    // Back to the state a row registered before this issue is in.
+    await sql.query(
+      `UPDATE recetas SET documento_paciente = '25111333', documento_cifrado = NULL,
+              documento_indice = NULL WHERE id_transaccion = $1`,
+      [anterior],
+    );
+    expect((await listar('25111333')).body.data.items[0].id_transaccion).toBe(anterior);
+    expect((await detalle(anterior).expect(200)).body.data.documento_paciente).toBe('25111333');
+  });
+
+  it('pacientes cifrar seals what is in clear and re-seals old keys; rows still read after dropping the old key', async () => {
+    // Rotation: the new key first, the old one still listed.
+    await start(`${K2},${K1}`);
+    const third = await register(
+      t!,
+      c,
+      registrationBody({ documento_paciente: '30111222' }),
+    ).expect(201);
+    expect((await kids()).map((k) => k.kid)).toEqual(['k1', null, 'k2']);
+    // While the service runs.
+    expect(await cli(`${K2},${K1}`)).toMatchObject({
+      en_claro: 1,
+      otra_clave: 1,
+      clave_actual: 'k2',
+    });
+    expect(await kids()).toEqual([
+      { kid: 'k2', claro: null },
+      { kid: 'k2', claro: null },
+      { kid: 'k2', claro: null },
+    ]);
+    // Nothing left to do: a second run changes nothing.
+    expect(await cli(`${K2},${K1}`)).toMatchObject({ en_claro: 0, otra_clave: 0 });
+    const { text } = await dump(db.url);
+    expect(text).not.toContain('30111222');
+    expect(text).not.toContain('25111333');
+
+    // The old key dropped: everything still reads, by documento too.
+    await start(K2);
+    const ids = (await listar('30111222')).body.data.items.map(
+      (i: { id_transaccion: string }) => i.id_transaccion,
+    );
+    expect(ids.sort()).toEqual([sellada, String(third.body.data.id_transaccion)].sort());
+    expect((await listar('25111333')).body.data.items[0].documento_paciente).toBe('25111333');
+    expect((await detalle(sellada).expect(200)).body.data.documento_paciente).toBe('30111222');
+  });
+
+  it('a key set that cannot open the stored data fails loudly: the start, the command, a read', async () => {
+    const k3 = `k3:${key()}`;
+    await t?.stop();
+    t = undefined;
+    await expect(startTestApp({ DATABASE_URL: db.url, PATIENT_DATA_KEYS: k3 })).rejects.toThrow(
+      /PATIENT_DATA_KEYS cannot open the stored patient data: .*key "k2", which PATIENT_DATA_KEYS does not hold/,
+    );
+    await expect(
+      runCli(['pacientes', 'cifrar'], { DATABASE_URL: db.url, PATIENT_DATA_KEYS: k3 }),
+    ).rejects.toMatchObject({
+      stderr: expect.stringMatching(/key "k2", which PATIENT_DATA_KEYS does not hold/),
+    });
+    // A key with the right id and the wrong bytes: GCM refuses it.
+    await expect(
+      startTestApp({ DATABASE_URL: db.url, PATIENT_DATA_KEYS: `k2:${key()}` }),
+    ).rejects.toThrow(/does not open under key "k2"/);
+    // An older row under a key dropped too early (the start checks the newest only): a 500.
+    await start(K2);
+    await sql.query(
+      `UPDATE recetas SET documento_cifrado = overlay(documento_cifrado placing '\\x6b39'::bytea from 3)
+        WHERE id_transaccion = $1`,
+      [sellada],
+    );
+    const res = await detalle(sellada).expect(500);
+    expect(res.body.error.code).toBe('INTERNAL');
+    expect(JSON.stringify(res.body)).not.toContain('k9');
+  });
+});
