@@ -49,6 +49,8 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
     NODE_ENV: 'production',
     API_SECRET_PEPPER: PEPPER,
     VERIFICACION_PUBLICA_CLAVE: `${PEPPER}-qr-links`,
+    // 32 fixed bytes (not a secret: a bench database); production requires the setting.
+    PATIENT_DATA_KEYS: `bench:${Buffer.from('bench-only-patient-data-key-0123').toString('base64')}`,
     DATABASE_URL: db.url,
     HOST: '127.0.0.1',
     PORT: '0',
