@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { subtipoRestringido } from '../src/recetas/recetas.service.js';
 import request from 'supertest';
 import { errorCodes, statusOf } from '../src/common/errors/error-codes.js';
 import { NAMING_RULES } from '../src/common/naming.js';
@@ -392,6 +393,31 @@ describe('the served OpenAPI document', () => {
               .slice(0, 10),
           };
 
+    /**
+     * A restricted prescription (CUIR type 01, subtype 03/04: SPEC 9.3) needs its patient and
+     * every item's dosage (a rule across fields, stated in the descriptions): filled in when the
+     * generated CUIR is one.
+     */
+    const withRestrictedMembers = (body: Json) => {
+      if (typeof body.cuir !== 'string' || !subtipoRestringido(body.cuir)) return body;
+      return {
+        ...body,
+        paciente: body.paciente ?? {
+          nombre: 'Ana',
+          apellido: 'Fernández',
+          sexo: 'F',
+          fecha_nacimiento: '1985-03-14',
+        },
+        items: (body.items as Json[]).map((i) => ({
+          dci: 'clonazepam',
+          concentracion: '2 mg',
+          forma_farmaceutica: 'comprimido',
+          posologia: '1 por la noche',
+          ...i,
+        })),
+      };
+    };
+
     it('POST /v1/cuir/generar', () =>
       valid('/v1/cuir/generar', 'post', (d) =>
         arbitraryFor(
@@ -416,7 +442,10 @@ describe('the served OpenAPI document', () => {
               })
               .map((d) => d.toISOString().slice(0, 10)),
           },
-        ).map((body) => ({ url: '/v1/recetas/registrar', body: withStartDate(body as Json) })),
+        ).map((body) => ({
+          url: '/v1/recetas/registrar',
+          body: withRestrictedMembers(withStartDate(body as Json)),
+        })),
       ));
 
     it('GET /v1/recetas/listar', () =>
