@@ -3,6 +3,7 @@
  * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
  * *.service.ts and this file).
  */
+export * from './consulta/dto/receta-filtros.query.js';
 export * from './contenido/dto/contenido.dto.js';
 export * from './notificacion/receta-webhooks.service.js';
 export * from './receta-content-hash.js';

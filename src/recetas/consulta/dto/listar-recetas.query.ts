@@ -1,38 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  DNI,
-  DNI_PATTERN,
-  ID_TRANSACCION,
-  ID_TRANSACCION_PATTERN,
-  MATRICULA,
-  MATRICULA_PATTERN,
-} from '../../../common/validation/patterns.js';
+import { ID_TRANSACCION, ID_TRANSACCION_PATTERN } from '../../../common/validation/patterns.js';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { DateRangePageQuery } from '../../../common/validation/date-range-page.query.js';
+import { RecetaFiltrosQuery } from './receta-filtros.query.js';
 import { ESTADOS } from '../../receta-state.js';
 import type { Estado } from '../../receta-state.js';
 
-export class ListarRecetasQuery extends DateRangePageQuery {
-  @ApiPropertyOptional({
-    description: 'Exact licence number',
-    example: '123456',
-    pattern: MATRICULA_PATTERN,
-    maxLength: 20,
-  })
-  @IsOptional()
-  @Matches(MATRICULA, { message: 'must be 1 to 20 letters or digits' })
-  matricula?: string;
-
-  @ApiPropertyOptional({
-    description: 'Exact patient DNI (7–8 digits, no dots)',
-    example: '30111222',
-    pattern: DNI_PATTERN,
-    maxLength: 8,
-  })
-  @IsOptional()
-  @Matches(DNI, { message: 'must be 7 or 8 digits' })
-  documento?: string;
-
+export class ListarRecetasQuery extends RecetaFiltrosQuery {
   @ApiPropertyOptional({
     enum: ESTADOS,
     description:
