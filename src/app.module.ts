@@ -6,9 +6,13 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ResilienceModule } from './common/resilience/resilience.module.js';
 import { UndeclaredQueryCheck } from './common/validation/undeclared-query.js';
-import { AppConfig } from './config/app-config.js';
+import { AppConfig, migrationUrl } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import {
+  PARTICIONES_OPTIONS,
+  ParticionesScheduler,
+} from './database/particiones/particiones.scheduler.js';
 import { HealthModule } from './health/health.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { MODULE_SLICES } from './slices.js';
@@ -44,6 +48,15 @@ export class AppModule {
       providers: [
         UndeclaredQueryCheck,
         { provide: APP_INTERCEPTOR, useClass: HandlerPipelineInterceptor },
+        {
+          provide: PARTICIONES_OPTIONS,
+          useValue: {
+            ownerUrl: migrationUrl(config) as string,
+            tables: MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []),
+            everyHours: 1,
+          },
+        },
+        ParticionesScheduler,
       ],
     };
   }

@@ -23,5 +23,6 @@ export function migrateDatabase(config: AppConfig): Promise<MigrationRun> {
           readOnly: MODULE_SLICES.flatMap((s) => s.readOnlyTables ?? []),
           ownedSchemas: [{ name: schema, install: (u) => installQueueSchema(u, schema) }],
         };
-  return runMigrations(url, MIGRATIONS, runtime);
+  const partitioned = MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []);
+  return runMigrations(url, MIGRATIONS, runtime, partitioned);
 }

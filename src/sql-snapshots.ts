@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eventInStatementSql } from './auditoria/auditoria.sql.js';
-import { copyEventsOfSealSql } from './auditoria/audit-seals.sql.js';
+import { copyEventsSql } from './auditoria/audit-seals.sql.js';
 import { SqlParams } from './common/sql/sql-params.js';
 import { notIssuedToClientSql } from './cuir/cuir-ownership.sql.js';
 import { insertDispensaSql } from './dispensas/dispensas.sql.js';
@@ -50,10 +50,7 @@ const BUILDERS: Record<string, Record<string, Example[]>> = {
     ],
   },
   'auditoria/audit-seals.sql.ts': {
-    copyEventsOfSealSql: [
-      ['seal 7, ids [1, 200001), holes', () => copyEventsOfSealSql('7', 1n, 200_001n, false)],
-      ['seal 7, ids [1, 200001), contiguous', () => copyEventsOfSealSql('7', 1n, 200_001n, true)],
-    ],
+    copyEventsSql: [['ids [1, 200001)', () => copyEventsSql(1n, 200_001n)]],
   },
   'cuir/cuir-ownership.sql.ts': {
     notIssuedToClientSql: [

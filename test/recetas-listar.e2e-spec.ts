@@ -134,15 +134,21 @@ describe('listing, detail and tracking are tenant-scoped', () => {
 
   it('counts exactly up to 10,000 matches, then says the total is a floor', async () => {
     const big = await createClient(t);
-    // Bulk rows straight into the table: 10,050 in one day, 50 of them by licence 777.
+    // Bulk rows straight into the table: 10,050 in one day, 50 of them by licence 777 (each
+    // with its CUIR's row, which recetas' foreign key asks for).
     await t.app.get(DataSource).query(
-      `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, locacion, fecha_creacion, items, mensaje,
+      `WITH s AS MATERIALIZED (
+         SELECT g, nextval('recetas_id_transaccion_seq') AS id,
+                lpad((9e40 + g + $2::bigint)::numeric::text, 41, '0') AS cuir
+           FROM generate_series(1, 10050) g
+       ), k AS (INSERT INTO recetas_cuir (cuir, id_transaccion) SELECT cuir, id FROM s)
+       INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente, matricula_profesional, locacion, fecha_creacion, items, mensaje,
                             vigencia_desde, vigencia_hasta)
-       SELECT $1, lpad((9e40 + g + $2::bigint)::numeric::text, 41, '0'), '30111222',
+       SELECT s.id, $1, s.cuir, '30111222',
               CASE WHEN g <= 50 THEN '777' ELSE '123456' END, 'x',
               $3::timestamptz + g * interval '100 milliseconds', '[]', 'seeded',
               current_date, current_date + 29
-         FROM generate_series(1, 10050) g`,
+         FROM s`,
       [big.id, Math.floor(Math.random() * 1e9) * 100000, at(0)],
     );
     const all = await list(big, { ...range }).expect(200);

@@ -132,12 +132,36 @@ export async function seedRecetas(
           ((f AT TIME ZONE 'UTC') - interval '3 hours')::date + 29`,
       }
     : { columns: '', values: '' };
+  // Partitioned recetas (issue 30) keep one row per CUIR in recetas_cuir, which recetas' foreign
+  // key asks for: the ids are drawn first, and both tables written in one statement.
+  const partitioned = (
+    await pool.query(`SELECT 1 FROM pg_class WHERE relname = 'recetas_cuir' AND relkind = 'r'`)
+  ).rowCount;
+  const cuirRows = partitioned
+    ? {
+        head: `WITH s AS MATERIALIZED (
+          SELECT *, nextval('recetas_id_transaccion_seq') AS id,
+            $2 || lpad(($3::bigint * 1000000000000000 + g)::text, 25, '0') || '01' AS cuir
+          FROM (${SEED_ROWS}) q
+        ), k AS (INSERT INTO recetas_cuir (cuir, id_transaccion) SELECT cuir, id FROM s) `,
+        idColumn: 'id_transaccion, ',
+        idValue: 's.id, ',
+        cuir: 's.cuir',
+        from: 's',
+      }
+    : {
+        head: '',
+        idColumn: '',
+        idValue: '',
+        cuir: `$2 || lpad(($3::bigint * 1000000000000000 + g)::text, 25, '0') || '01'`,
+        from: `(${SEED_ROWS}) s`,
+      };
   await pool.query(
-    `INSERT INTO recetas (client_id, cuir, documento_paciente, matricula_profesional, refeps_id,
+    `${cuirRows.head}INSERT INTO recetas (${cuirRows.idColumn}client_id, cuir, documento_paciente, matricula_profesional, refeps_id,
        locacion, id_de_receta, nombre_medicamento, fecha_creacion, items, estado, mensaje, intentos,
        ultimo_intento_at, ministerio_ref, failure_reason, completed_at, created_at, updated_at${vigencia.columns})
-     SELECT $1::uuid,
-       $2 || lpad(($3::bigint * 1000000000000000 + g)::text, 25, '0') || '01',
+     SELECT ${cuirRows.idValue}$1::uuid,
+       ${cuirRows.cuir},
        (10000000 + (g * 7919) % 89999999)::text,
        (100000 + g % 500)::text,
        (8000000 + g % 500)::text,
@@ -155,12 +179,7 @@ export async function seedRecetas(
        CASE e WHEN 'FAILED' THEN 'rejected by the ministry: RECHAZADO bench' END,
        CASE e WHEN 'COMPLETED' THEN f + interval '2 seconds' END,
        f, f + interval '2 seconds'${vigencia.values}
-     FROM (
-       SELECT g,
-         now() - make_interval(secs => $5::float8 * 86400 * ($4::bigint - g) / $4::bigint) AS f,
-         CASE WHEN g % 50 = 0 THEN 'FAILED' WHEN g % 12 = 0 THEN 'PENDING' ELSE 'COMPLETED' END AS e
-       FROM generate_series(1, $4::bigint) AS g
-     ) s`,
+     FROM ${cuirRows.from}`,
     [
       clientId,
       CUIR_HEAD,
@@ -175,6 +194,12 @@ export async function seedRecetas(
   );
   return performance.now() - started;
 }
+
+/** The seed's rows before their columns: each row's number, its time and its state. */
+const SEED_ROWS = `SELECT g,
+    now() - make_interval(secs => $5::float8 * 86400 * ($4::bigint - g) / $4::bigint) AS f,
+    CASE WHEN g % 50 = 0 THEN 'FAILED' WHEN g % 12 = 0 THEN 'PENDING' ELSE 'COMPLETED' END AS e
+  FROM generate_series(1, $4::bigint) AS g`;
 
 /** VACUUM (ANALYZE) as autovacuum would eventually: fresh statistics and a set visibility map. */
 export async function vacuumAnalyze(pool: pg.Pool, tables: string[]): Promise<void> {

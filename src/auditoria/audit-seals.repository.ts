@@ -7,7 +7,7 @@ import type { SealFields } from './audit-hash.js';
 import { AuditPurgeEntity } from './entities/audit-purge.entity.js';
 import { AuditSealEntity } from './entities/audit-seal.entity.js';
 import {
-  copyEventsOfSealSql,
+  copyEventsSql,
   COUNT_PENDING_SQL,
   COUNT_WRITTEN_IN_SQL,
   PURGE_EVENTS_SQL,
@@ -37,7 +37,6 @@ export interface WrittenSeal {
   partial: boolean;
 }
 
-const DIGITS = /^[0-9]{1,20}$/;
 /** Ids per COPY statement of verify (at most that many rows: about a second's worth). */
 const COPY_IDS = 200_000n;
 
@@ -102,28 +101,22 @@ export class AuditSealsRepository {
   }
 
   /**
-   * Streams the events of seal `sealId` whose ids are in [from, to) (its id set's bounds), by
-   * id, as COPY rows of COPY_COLUMNS (see audit-copy.ts); one statement per COPY_IDS ids, so each
-   * stays well inside the statement timeout. The transaction must have run COPY_SETTINGS
+   * Streams the events of a seal's id set (its ranges, each [from, to)), by id, as COPY rows of
+   * COPY_COLUMNS (see audit-copy.ts); one statement per COPY_IDS ids of a range, so each stays
+   * well inside the statement timeout. The transaction must have run COPY_SETTINGS
    * (copySettings). Returns how many rows were sent.
    */
   async copyEventsOfSeal(
     tx: EntityManager,
-    sealId: string,
-    from: string,
-    to: string,
+    ranges: ReadonlyArray<readonly [bigint, bigint]>,
     onRow: (row: Buffer) => void,
-    /** The id set is the one range [from, to): every id in it is the seal's, no filter needed. */
-    contiguous = false,
   ): Promise<number> {
-    // COPY takes no parameters: the values are checked digits.
-    for (const v of [sealId, from, to]) {
-      if (!DIGITS.test(v)) throw new Error(`not a number: ${v}`);
-    }
     let total = 0;
-    for (let lo = BigInt(from); lo < BigInt(to); lo += COPY_IDS) {
-      const hi = lo + COPY_IDS < BigInt(to) ? lo + COPY_IDS : BigInt(to);
-      total += await copyOut(tx, copyEventsOfSealSql(sealId, lo, hi, contiguous), onRow);
+    for (const [from, to] of ranges) {
+      for (let lo = from; lo < to; lo += COPY_IDS) {
+        const hi = lo + COPY_IDS < to ? lo + COPY_IDS : to;
+        total += await copyOut(tx, copyEventsSql(lo, hi), onRow);
+      }
     }
     return total;
   }

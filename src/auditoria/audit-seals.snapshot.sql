@@ -72,10 +72,6 @@ SELECT e.id::text FROM auditoria_eventos e
   WHERE e.xid >= $1::xid8 AND e.xid < $2::xid8 AND NOT (e.id <@ $3::int8multirange)
   ORDER BY e.id LIMIT $4;
 
--- copyEventsOfSealSql: seal 7, ids [1, 200001), holes
+-- copyEventsSql: ids [1, 200001)
 COPY (SELECT e.id, e.at, e.tipo, e.cuir::text, e.id_transaccion, e.actor, e.resultado, e.request_id, e.client_request_id, e.xid, e.hash FROM auditoria_eventos e
-                WHERE e.id >= 1 AND e.id < 200001 AND e.id <@ (SELECT s.ids FROM auditoria_sellos s WHERE s.id = 7) ORDER BY e.id) TO STDOUT;
-
--- copyEventsOfSealSql: seal 7, ids [1, 200001), contiguous
-COPY (SELECT e.id, e.at, e.tipo, e.cuir::text, e.id_transaccion, e.actor, e.resultado, e.request_id, e.client_request_id, e.xid, e.hash FROM auditoria_eventos e
-                WHERE e.id >= 1 AND e.id < 200001  ORDER BY e.id) TO STDOUT;
+                WHERE e.id >= 1 AND e.id < 200001 ORDER BY e.id) TO STDOUT;

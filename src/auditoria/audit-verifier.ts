@@ -232,10 +232,7 @@ export class AuditVerifier {
     ranges: IdRanges,
     onRow: (row: Buffer) => void,
   ): Promise<void> {
-    if (ranges.length === 0) return;
-    const from = ranges[0][0].toString();
-    const to = ranges[ranges.length - 1][1].toString();
-    await this.sellos.copyEventsOfSeal(tx, seal.id, from, to, onRow, ranges.length === 1);
+    await this.sellos.copyEventsOfSeal(tx, ranges, onRow);
   }
 }
 

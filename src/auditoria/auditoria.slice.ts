@@ -4,6 +4,7 @@ import { auditoriaSettings } from './auditoria.settings.js';
 import { Auditoria1763900010000 } from './migrations/1763900010000-Auditoria.js';
 import { AuditoriaClientRequestId1795650128478 } from './migrations/1795650128478-AuditoriaClientRequestId.js';
 import { AuditoriaEventoEnLinea1795728400000 } from './migrations/1795728400000-AuditoriaEventoEnLinea.js';
+import { AuditoriaParticionada1795728800100 } from './migrations/1795728800100-AuditoriaParticionada.js';
 
 /** The sealed event log (contract §8). */
 export const auditoriaSlice = defineSlice({
@@ -14,7 +15,9 @@ export const auditoriaSlice = defineSlice({
     Auditoria1763900010000,
     AuditoriaClientRequestId1795650128478,
     AuditoriaEventoEnLinea1795728400000,
+    AuditoriaParticionada1795728800100,
   ],
+  partitionedTables: [{ table: 'auditoria_eventos', rango: 'id', sequenceOf: 'id' }],
   // The service appends events and seals; only the purge (the CLI, as the migration role) deletes.
   appendOnlyTables: ['auditoria_eventos', 'auditoria_sellos'],
   readOnlyTables: ['auditoria_purgas'],

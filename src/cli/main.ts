@@ -13,6 +13,7 @@ import { catalogoCommand } from './catalogo.command.js';
 import { auditoriaCommand } from './auditoria.command.js';
 import { clientsCommand } from './clients.command.js';
 import { pacientesCommand } from './pacientes.command.js';
+import { particionesCommand } from './particiones.command.js';
 import { processOutput as out } from './output.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -42,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
   program.addCommand(catalogoCommand(config, out));
   program.addCommand(auditoriaCommand(config, out));
   program.addCommand(pacientesCommand(config, out));
+  program.addCommand(particionesCommand(config, out));
   await program.parseAsync(argv);
   return 0;
 }

@@ -1,4 +1,13 @@
-/** PostgreSQL's unique_violation, optionally on a named constraint or index. */
+/**
+ * A partition's copy of an index: the index's name and the partition's suffix
+ * (`dispensa_items_una_vez_p2026_11`; database/particiones/particiones.ts names them so).
+ */
+const PARTITION_SUFFIX = /_(p0|p\d{4}_\d{2})$/;
+
+/**
+ * PostgreSQL's unique_violation, optionally on a named constraint or index — on a partitioned
+ * table, the violation names the partition's index, which counts as the table's.
+ */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as {
     code?: string;
@@ -7,7 +16,12 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   };
   const code = e?.code ?? e?.driverError?.code;
   const name = e?.constraint ?? e?.driverError?.constraint;
-  return code === '23505' && (constraint === undefined || name === constraint);
+  return (
+    code === '23505' &&
+    (constraint === undefined ||
+      name === constraint ||
+      (name !== undefined && name.replace(PARTITION_SUFFIX, '') === constraint))
+  );
 }
 
 /** Socket-level codes and PostgreSQL's connection_exception / shutdown classes. */

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { MigrationInterface } from 'typeorm';
 import type { SettingsSlice } from '../config/settings.js';
+import type { PartitionedTable } from '../database/particiones/particionadas.js';
 import type { ErrorExample } from './errors/error-example.js';
 import { ErrorCodeTable, registerErrorCodes } from './errors/error-codes.js';
 import { registerScopes, ScopeTable } from './http/access.js';
@@ -37,6 +38,11 @@ export interface ModuleSlice {
    */
   appendOnlyTables?: readonly string[];
   readOnlyTables?: readonly string[];
+  /**
+   * Its tables partitioned by month (SPEC 10; database/particiones/): the service creates their
+   * partitions ahead of need, `npm run cli -- particiones` lists and drops them.
+   */
+  partitionedTables?: readonly PartitionedTable[];
   /** The OpenAPI tags its controllers use (`@ApiTags`), name → description, in display order. */
   tags?: Readonly<Record<string, string>>;
   /** Stable operationIds of its routes: `'GET /v1/obras-sociales': 'buscarObrasSociales'`. */

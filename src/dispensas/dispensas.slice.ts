@@ -40,6 +40,12 @@ export const dispensasSlice = defineSlice({
   errors: DISPENSAS_ERRORS,
   settings: [dispensasSettings],
   migrations: [Dispensas1764000001000, ReservasTurno1764000002000],
+  // Partitioned with their prescription, by its id (recetas' migration RecetasParticionadas).
+  partitionedTables: [
+    { table: 'dispensa_reservas', rango: 'id', sigue: 'recetas' },
+    { table: 'dispensas', rango: 'id', sigue: 'recetas' },
+    { table: 'dispensa_items', rango: 'id', sigue: 'recetas' },
+  ],
   tags: {
     dispensas:
       'Dispensers: reserving a prescription, recording its dispensation, reversing it within DISPENSA_REVERSION_HORAS.',

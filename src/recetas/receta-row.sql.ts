@@ -13,12 +13,15 @@ const RECETA_COLUMNS = entitySelectList(RecetaEntity);
 
 export type RecetaKey = 'cuir' | 'id_transaccion';
 
+const BY_CUIR = 'id_transaccion = (SELECT k.id_transaccion FROM recetas_cuir k WHERE k.cuir = $1)';
+
 const rowSql = (where: string, lock: boolean) =>
   `SELECT ${RECETA_COLUMNS} FROM recetas WHERE ${where}${lock ? ' FOR UPDATE' : ''}`;
 
 /** Built once: the same strings every call (they are prepared statements' texts). */
 const ROW_SQL: Record<RecetaKey, Record<'read' | 'lock', string>> = {
-  cuir: { read: rowSql('cuir = $1', false), lock: rowSql('cuir = $1', true) },
+  // Through recetas_cuir: the id prunes the read to the prescription's month's partition.
+  cuir: { read: rowSql(BY_CUIR, false), lock: rowSql(BY_CUIR, true) },
   id_transaccion: {
     read: rowSql('id_transaccion = $1::bigint', false),
     lock: rowSql('id_transaccion = $1::bigint', true),

@@ -17,6 +17,7 @@ import { TransaccionesController } from './consulta/transacciones.controller.js'
 import { RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { CifradoPaciente } from './cifrado/cifrado-paciente.js';
 import { ClavesPacienteCheck } from './cifrado/claves-paciente.check.js';
+import { RecetaCuirEntity } from './entities/receta-cuir.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
 import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
 import { MinisterioBacklogMetrics } from './notificacion/ministerio-backlog.metrics.js';
@@ -43,7 +44,7 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([RecetaEntity, RecetaHistorialEntity]),
+    TypeOrmModule.forFeature([RecetaEntity, RecetaHistorialEntity, RecetaCuirEntity]),
     AuthModule,
     AuditoriaModule,
     CuirModule,

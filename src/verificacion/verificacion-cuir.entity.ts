@@ -1,6 +1,9 @@
-import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, Column, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One verification by CUIR (`verificaciones_cuir`): who asked, for which prescription. */
+/**
+ * One verification by CUIR (`verificaciones_cuir`): who asked, for which prescription.
+ * Partitioned by month of `at` (VerificacionesParticionadas), which is in its key.
+ */
 @Entity('verificaciones_cuir')
 /** The owner's listing, newest first (DESC in the migration: @Index has no direction). */
 @Index('verificaciones_owner_at', ['owner_client_id', 'at', 'id'], {
@@ -20,5 +23,5 @@ export class VerificacionCuirEntity {
   owner_client_id: string | null;
 
   @Column('boolean') found: boolean;
-  @Column('timestamptz', { default: () => 'now()' }) at: Date;
+  @PrimaryColumn('timestamptz', { default: () => 'now()' }) at: Date;
 }

@@ -1,6 +1,7 @@
 import { defineScopes } from '../common/http/access.js';
 import { defineSlice } from '../common/module-slice.js';
 import { VerificationAndWebhooks1763800005000 } from './migrations/1763800005000-VerificationAndWebhooks.js';
+import { VerificacionesParticionadas1795728800200 } from './migrations/1795728800200-VerificacionesParticionadas.js';
 import { VerificacionModule } from './verificacion.module.js';
 import { verificacionSettings } from './verificacion.settings.js';
 
@@ -19,7 +20,8 @@ export const verificacionSlice = defineSlice({
   scopes: VERIFICACION_SCOPES,
   settings: [verificacionSettings],
   // Also adds the clients' webhook columns: committed migrations are never split.
-  migrations: [VerificationAndWebhooks1763800005000],
+  migrations: [VerificationAndWebhooks1763800005000, VerificacionesParticionadas1795728800200],
+  partitionedTables: [{ table: 'verificaciones_cuir', rango: 'tiempo' }],
   tags: {
     verificacion:
       'Verification of a prescription by its CUIR, for dispensers, and the audit of those verifications for the owner.',

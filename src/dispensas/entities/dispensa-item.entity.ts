@@ -11,18 +11,23 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
   unique: true,
   where: 'NOT revertida',
 })
-@ForeignKey('dispensas', ['id_dispensa', 'revertida'], ['id', 'revertida'], {
-  name: 'dispensa_items_id_dispensa_revertida_fkey',
-  onUpdate: 'CASCADE',
-  onDelete: 'CASCADE',
-})
+@ForeignKey(
+  'dispensas',
+  ['id_transaccion', 'id_dispensa', 'revertida'],
+  ['id_transaccion', 'id', 'revertida'],
+  {
+    name: 'dispensa_items_id_dispensa_revertida_fkey',
+    onUpdate: 'CASCADE',
+    onDelete: 'CASCADE',
+  },
+)
 @Check('dispensa_items_item_check', 'item BETWEEN 1 AND 10')
 @Check('dispensa_items_cantidad_check', 'cantidad >= 1')
 export class DispensaItemEntity {
   @PrimaryColumn('uuid') id_dispensa: string;
   /** Position in the prescription, from 1. */
   @PrimaryColumn('smallint') item: number;
-  @Column('bigint')
+  @PrimaryColumn('bigint')
   @ForeignKey('recetas', 'id_transaccion', { name: 'dispensa_items_id_transaccion_fkey' })
   id_transaccion: string;
 

@@ -1,4 +1,13 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
 
 /** One dispensation: what a pharmacy gave of a prescription, and whether it was reversed; its items are DispensaItemEntity rows. */
 @Entity('dispensas')
@@ -6,10 +15,15 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Uniqu
 @Check('dispensas_check', 'revertida = (revertida_at IS NOT NULL)')
 @Check('dispensas_check1', 'revertida = (motivo_reversion IS NOT NULL)')
 /** The target of the items' (id_dispensa, revertida) foreign key. */
-@Unique('dispensas_id_revertida_key', ['id', 'revertida'])
+@Unique('dispensas_id_revertida_key', ['id_transaccion', 'id', 'revertida'])
+/** Read by its own id alone (its id_transaccion leads the key: partitioned with its prescription). */
+@Index('dispensas_id', ['id'])
+@ForeignKey('dispensa_reservas', ['id_transaccion', 'reserva_id'], ['id_transaccion', 'id'], {
+  name: 'dispensas_reserva_id_fkey',
+})
 export class DispensaEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('bigint')
+  @PrimaryColumn('bigint')
   @ForeignKey('recetas', 'id_transaccion', { name: 'dispensas_id_transaccion_fkey' })
   id_transaccion: string;
 
@@ -21,9 +35,7 @@ export class DispensaEntity {
   @Column('char', { length: 11 }) farmacia_cuit: string;
   @Column('varchar', { length: 200 }) farmacia_nombre: string;
   @Column('timestamptz') fecha_dispensa: Date;
-  @Column('uuid', { nullable: true })
-  @ForeignKey('dispensa_reservas', 'id', { name: 'dispensas_reserva_id_fkey' })
-  reserva_id: string | null;
+  @Column('uuid', { nullable: true }) reserva_id: string | null;
 
   /** When it was recorded: the reversal window runs from here. */
   @Column('timestamptz', { default: () => 'now()' }) created_at: Date;

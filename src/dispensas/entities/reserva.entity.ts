@@ -1,4 +1,4 @@
-import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * A dispenser's hold on a prescription while it checks stock with the patient (contract §7).
@@ -14,9 +14,11 @@ import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeo
 @Index('dispensa_reservas_turno', ['id_transaccion', 'client_id'], {
   where: 'consumida_at IS NULL',
 })
+/** Read by its own id alone (its id_transaccion leads the key: partitioned with its prescription). */
+@Index('dispensa_reservas_id', ['id'])
 export class ReservaEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('bigint')
+  @PrimaryColumn('bigint')
   @ForeignKey('recetas', 'id_transaccion', { name: 'dispensa_reservas_id_transaccion_fkey' })
   id_transaccion: string;
 

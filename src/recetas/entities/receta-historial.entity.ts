@@ -1,12 +1,15 @@
-import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { Estado } from '../receta-state.js';
 
-/** One state change or delivery attempt of a prescription's transaction (`receta_historial`). */
+/**
+ * One state change or delivery attempt of a prescription's transaction (`receta_historial`),
+ * partitioned with its prescription (by id_transaccion, which leads its key).
+ */
 @Entity('receta_historial')
 @Index('receta_historial_transaccion', ['id_transaccion', 'id'])
 export class RecetaHistorialEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
-  @Column('bigint')
+  @PrimaryColumn('bigint')
   @ForeignKey('recetas', 'id_transaccion', {
     name: 'receta_historial_id_transaccion_fkey',
     onDelete: 'CASCADE',

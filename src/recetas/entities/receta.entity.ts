@@ -12,8 +12,14 @@ export type RecetaItem = ItemGuardado;
  * the entity have one shape and no mapper sits between them and the answers.
  */
 @Entity('recetas')
-/** A CUIR registers once, whoever registers it: the race-safe 409. */
-@Index('recetas_cuir', ['cuir'], { unique: true })
+/**
+ * Partitioned by month of its id (RecetasParticionadas). A CUIR registers once, whoever
+ * registers it: its row in recetas_cuir (one per CUIR) is the race-safe 409, and this key
+ * makes every prescription have that row.
+ */
+@ForeignKey('recetas_cuir', ['cuir', 'id_transaccion'], ['cuir', 'id_transaccion'], {
+  name: 'recetas_cuir_fkey',
+})
 // The listing's indexes: one client's range, newest first (fecha_creacion DESC, id_transaccion
 // DESC in the migration; @Index has no direction, and a backward scan serves the same order).
 @Index('recetas_client_fecha', ['client_id', 'fecha_creacion', 'id_transaccion'])

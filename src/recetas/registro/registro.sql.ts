@@ -7,7 +7,7 @@ import { MENSAJES } from '../receta-state.js';
 
 /**
  * The registration's hot path as SQL: one statement writes the prescription, its first
- * history entry and its companions (the ministry job, the Idempotency-Key's answer). The bench
+ * history entry, its CUIR's row in `recetas_cuir` and its companions (the ministry job, the Idempotency-Key's answer). The bench
  * baseline runs this same statement (this file is part of the surface bench/ may read), so
  * it depends on nothing but its types.
  */
@@ -113,7 +113,9 @@ export function insertRegistrationSql(
         cobertura_financiador, cobertura_numero_afiliado, cobertura_codigo_rnos, cobertura_plan,
         diagnostico_codigo, diagnostico_descripcion, content_salt)
       SELECT n.id, ${values.join(', ')} FROM n${gate ? ' WHERE EXISTS (SELECT 1 FROM g)' : ''}
-      RETURNING id_transaccion AS id
+      RETURNING id_transaccion AS id, cuir
+    ), k AS (
+      INSERT INTO recetas_cuir (cuir, id_transaccion) SELECT r.cuir, r.id FROM r
     ), h AS (
       INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle)
       SELECT r.id, ${history.join(', ')} FROM r
@@ -123,5 +125,8 @@ export function insertRegistrationSql(
   return { sql, values: p.values };
 }
 
-/** The unique index that makes a second registration of a CUIR fail (409). */
-export const CUIR_UNIQUE_INDEX = 'recetas_cuir';
+/**
+ * The unique index that makes a second registration of a CUIR fail (409): `recetas_cuir`'s key,
+ * one row per registered CUIR across every month's partition (RecetasParticionadas).
+ */
+export const CUIR_UNIQUE_INDEX = 'recetas_cuir_pkey';

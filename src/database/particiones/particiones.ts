@@ -1,0 +1,229 @@
+import type { PartitionedTable } from './particionadas.js';
+import {
+  compare,
+  type Periodo,
+  periodoDe,
+  periodoDeNombre,
+  primerId,
+  primerInstante,
+  siguiente,
+  sufijo,
+} from './periodos.js';
+
+/** Runs one statement (a TypeORM QueryRunner, EntityManager or DataSource all do). */
+export interface Sql {
+  query<T = unknown>(sql: string, params?: unknown[]): Promise<T>;
+}
+
+/** Months created ahead of the current one, at start and on the schedule. */
+export const MESES_ADELANTE = 3;
+
+const ident = (name: string): string => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain identifier: ${name}`);
+  return `"${name}"`;
+};
+
+const bound = (t: PartitionedTable, p: Periodo): string =>
+  t.rango === 'id' ? primerId(p).toString() : `'${primerInstante(p)}'`;
+
+/**
+ * The statements creating a table's partition for a month: a plain table shaped like the
+ * partitioned one, then attached. Not `CREATE TABLE … PARTITION OF`, which takes an ACCESS
+ * EXCLUSIVE lock on the partitioned table — queued behind any long read (a full verify, a
+ * backup), it would stop every insert behind it; ATTACH takes SHARE UPDATE EXCLUSIVE, which
+ * reads and writes pass. The table is empty, so attaching checks nothing.
+ */
+export function createPartitionSql(t: PartitionedTable, p: Periodo): string[] {
+  const name = ident(`${t.table}_p${sufijo(p)}`);
+  return [
+    `CREATE TABLE ${name} (LIKE ${ident(t.table)} INCLUDING DEFAULTS INCLUDING CONSTRAINTS
+       INCLUDING GENERATED INCLUDING STORAGE)`,
+    `ALTER TABLE ${ident(t.table)} ATTACH PARTITION ${name}
+       FOR VALUES FROM (${bound(t, p)}) TO (${bound(t, siguiente(p))})`,
+  ];
+}
+
+/**
+ * Names a partition's indexes after its table's (`dispensa_items_una_vez_p2026_11`): PostgreSQL
+ * names them from their columns, and a unique violation names the partition's index, which
+ * isUniqueViolation (common/database-errors.ts) then matches to the table's by this suffix.
+ */
+export async function nombrarIndices(q: Sql, partition: string): Promise<void> {
+  const suffix = /_(p0|p\d{4}_\d{2})$/.exec(partition)?.[1];
+  if (!suffix) throw new Error(`not a partition's name: ${partition}`);
+  const rows = await q.query<Array<{ child: string; parent: string }>>(
+    `SELECT c.relname AS child, p.relname AS parent
+       FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+       JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p ON p.oid = i.inhparent
+      WHERE x.indrelid = $1::regclass`,
+    [partition],
+  );
+  for (const r of rows) {
+    const wanted = `${r.parent}_${suffix}`;
+    if (r.child !== wanted)
+      await q.query(`ALTER INDEX ${ident(r.child)} RENAME TO ${ident(wanted)}`);
+  }
+}
+
+/** What `asegurar` did: the partitions it created and the sequences it moved to a month's base. */
+export interface Aseguradas {
+  creadas: string[];
+  abiertas: Array<{ secuencia: string; periodo: string; primer_id: string }>;
+}
+
+/**
+ * Makes every declared table's partitions exist from the current month to `ahead` months
+ * after it, then opens the current month of each `id` table's sequence: moved up to the month's
+ * first id (never down) and recorded in `particiones_aperturas` with the instant it took
+ * effect, which the listing reads to prune by time (recetas/consulta/listado.sql.ts). Run as
+ * the tables' owner (the migration role), under the migrations' lock, at start and hourly.
+ */
+export async function asegurarParticiones(
+  q: Sql,
+  tables: readonly PartitionedTable[],
+  now = new Date(),
+  ahead = MESES_ADELANTE,
+): Promise<Aseguradas> {
+  const actual = periodoDe(now);
+  const creadas: string[] = [];
+  // Never queue long behind another DDL (an operator's detach, an index build): a later run
+  // finds the months still missing, and three months ahead leave time.
+  await q.query(`SET LOCAL lock_timeout = '10s'`);
+  // Parents before the tables that follow them: a follower's partition is only ever needed
+  // once its parent's is there (and dropped before it).
+  for (const t of ordered(tables)) {
+    for (let i = 0; i <= ahead; i++) {
+      const p = siguiente(actual, i);
+      const name = `${t.table}_p${sufijo(p)}`;
+      const [{ exists }] = await q.query<Array<{ exists: boolean }>>(
+        'SELECT to_regclass($1) IS NOT NULL AS exists',
+        [name],
+      );
+      if (exists) continue;
+      for (const sql of createPartitionSql(t, p)) await q.query(sql);
+      await nombrarIndices(q, name);
+      creadas.push(name);
+    }
+  }
+  const abiertas: Aseguradas['abiertas'] = [];
+  for (const t of tables) {
+    if (!t.sequenceOf) continue;
+    const [{ sequence }] = await q.query<Array<{ sequence: string }>>(
+      'SELECT pg_get_serial_sequence($1, $2) AS sequence',
+      [t.table, t.sequenceOf],
+    );
+    const first = primerId(actual).toString();
+    // setval(…, false): the next nextval answers the base itself. Only ever upward, and
+    // recorded in the same transaction, after the move (clock_timestamp), so an opening's
+    // instant is never before the ids it promises.
+    const rows = await q.query<Array<{ periodo: string }>>(
+      `WITH s AS (
+         SELECT setval($1::regclass, $2::bigint, false) AS v
+          WHERE (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END
+                   FROM ${sequence}) < $2::bigint
+       )
+       INSERT INTO particiones_aperturas (secuencia, periodo, primer_id, at)
+       SELECT $1, $3::date, $2::bigint, clock_timestamp() FROM s
+       RETURNING periodo::text`,
+      [sequence, first, `${actual.year}-${String(actual.month).padStart(2, '0')}-01`],
+    );
+    if (rows.length > 0)
+      abiertas.push({ secuencia: sequence, periodo: rows[0].periodo, primer_id: first });
+  }
+  return { creadas, abiertas };
+}
+
+/** Leaders first, then the tables that follow them (creation order; dropping goes backwards). */
+export function ordered(tables: readonly PartitionedTable[]): PartitionedTable[] {
+  return [...tables.filter((t) => !t.sigue), ...tables.filter((t) => t.sigue)];
+}
+
+/** One partition as `particiones listar` shows it. */
+export interface Particion {
+  tabla: string;
+  particion: string;
+  /** `2026-11`, or null for the first partition (the rows of before partitioning). */
+  periodo: string | null;
+  desde: string;
+  hasta: string;
+  filas_estimadas: number;
+  bytes: number;
+}
+
+/** Every partition of the declared tables, oldest first per table. */
+export async function listarParticiones(
+  q: Sql,
+  tables: readonly PartitionedTable[],
+): Promise<Particion[]> {
+  const rows = await q.query<
+    Array<{ tabla: string; particion: string; bound: string; filas: string; bytes: string }>
+  >(
+    `SELECT parent.relname AS tabla, child.relname AS particion,
+            pg_get_expr(child.relpartbound, child.oid) AS bound,
+            greatest(child.reltuples, 0)::bigint::text AS filas,
+            pg_total_relation_size(child.oid)::text AS bytes
+       FROM pg_inherits i
+       JOIN pg_class parent ON parent.oid = i.inhparent
+       JOIN pg_class child ON child.oid = i.inhrelid
+      WHERE parent.relname = ANY($1) AND parent.relnamespace = 'public'::regnamespace
+      ORDER BY parent.relname, child.relname`,
+    [tables.map((t) => t.table)],
+  );
+  return rows.map((r) => {
+    const m = /FROM \((.*)\) TO \((.*)\)/.exec(r.bound);
+    const p = periodoDeNombre(r.tabla, r.particion);
+    return {
+      tabla: r.tabla,
+      particion: r.particion,
+      periodo: p && `${p.year}-${String(p.month).padStart(2, '0')}`,
+      desde: m ? m[1].replace(/'/g, '') : r.bound,
+      hasta: m ? m[2].replace(/'/g, '') : r.bound,
+      filas_estimadas: Number(r.filas),
+      bytes: Number(r.bytes),
+    };
+  });
+}
+
+/**
+ * The months of a table (and of those following it) entirely before `antesDe` (YYYY-MM-DD, UTC
+ * midnight): what a detach or drop may take. The first partition (`_p0`) is never offered: its
+ * rows have no month (they are dropped by hand once an operator has checked their age).
+ */
+export function mesesAntesDe(particiones: readonly Particion[], antesDe: string): Periodo[] {
+  const limite = new Date(`${antesDe}T00:00:00Z`).toISOString();
+  const periods = new Map<string, Periodo>();
+  for (const p of particiones) {
+    if (!p.periodo) continue;
+    const [year, month] = p.periodo.split('-').map(Number);
+    // A month is entirely before the date when the next one starts on or before it.
+    if (primerInstante(siguiente({ year, month })) <= limite)
+      periods.set(p.periodo, { year, month });
+  }
+  return [...periods.values()].sort(compare);
+}
+
+/**
+ * Detaches a month's partition of every table of a family (followers first, their foreign keys
+ * point at the leader's) and, with `drop`, drops them. One transaction per month: all of the
+ * family's tables or none.
+ */
+export async function separarMes(
+  q: Sql,
+  family: readonly PartitionedTable[],
+  p: Periodo,
+  drop: boolean,
+): Promise<string[]> {
+  const done: string[] = [];
+  for (const t of [...ordered(family)].reverse()) {
+    const name = `${t.table}_p${sufijo(p)}`;
+    const [{ attached }] = await q.query<Array<{ attached: boolean }>>(
+      `SELECT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                       WHERE c.relname = $1 AND i.inhparent = $2::regclass) AS attached`,
+      [name, t.table],
+    );
+    if (attached) await q.query(`ALTER TABLE ${ident(t.table)} DETACH PARTITION ${ident(name)}`);
+    if (drop) await q.query(`DROP TABLE IF EXISTS ${ident(name)}`);
+    if (attached || drop) done.push(name);
+  }
+  return done;
+}
