@@ -28,7 +28,7 @@ export type DatosPersonales = Pick<ContenidoColumnas, ColumnaPersonal>;
 /**
  * Each member's key in the sealed JSON. Short, because the value is stored once per
  * prescription (billions over the retention: SPEC 10 sizes 3.6 billion), and the column names
- * as keys would add about 110 bytes to every row. Never change a key: rows sealed with it
+ * as keys would add about 125 bytes to every row. Never change a key: rows sealed with it
  * would no longer open (a new shape needs a new key and both read).
  */
 const CLAVES: Readonly<Record<ColumnaPersonal, string>> = {
