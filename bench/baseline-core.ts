@@ -14,9 +14,10 @@
  *    up for a replay), a CUIR unique violation too.
  *  - listar: listado.sql.ts: the snapshot watermark, then one statement for the capped count
  *    and the page, and the same mapping to the answer.
- *  - the patient's document is sealed and indexed before the statement and opened after it, as
- *    the service does (src/recetas/cifrado/, outside the surface: the same AES-256-GCM and
- *    HMAC under fixed bench keys, below), so the baseline pays the same CPU.
+ *  - the patient's document is sealed and indexed before the statement and opened after it,
+ *    and SPEC 9.2's personal members sealed before it (one value), as the service does
+ *    (src/recetas/cifrado/, outside the surface: the same AES-256-GCM and HMAC under fixed
+ *    bench keys, below), so the baseline pays the same CPU.
  *
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
@@ -86,16 +87,42 @@ const DATA_KEY = Buffer.alloc(32, 7);
 const INDEX_KEY = Buffer.alloc(32, 9);
 const KID = Buffer.from('bench', 'ascii');
 
-/** The service's sealed format (src/recetas/cifrado/datos-paciente.ts): version, kid, IV, tag, body. */
-function seal(cuir: string, documento: string) {
+/**
+ * The service's sealed format (src/recetas/cifrado/datos-paciente.ts): version, kid, IV, tag,
+ * body, bound to `<column>:<cuir>`.
+ */
+function sealed(column: string, cuir: string, text: string): Buffer {
   const iv = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', DATA_KEY, iv).setAAD(
-    Buffer.from(`documento_paciente:${cuir}`),
-  );
-  const body = Buffer.concat([c.update(documento, 'utf8'), c.final()]);
+  const c = createCipheriv('aes-256-gcm', DATA_KEY, iv).setAAD(Buffer.from(`${column}:${cuir}`));
+  const body = Buffer.concat([c.update(text, 'utf8'), c.final()]);
+  return Buffer.concat([Buffer.from([1, KID.length]), KID, iv, c.getAuthTag(), body]);
+}
+
+/**
+ * What the service seals before the statement: the document and its blind index, and SPEC
+ * 9.2's personal members as one value (src/recetas/cifrado/datos-personales.ts: the compact
+ * JSON of those present, under the same short keys; null without any).
+ */
+function seal(r: RegistrationRequest) {
+  const { paciente: p, cobertura: k, diagnostico: d } = r;
+  // JSON.stringify leaves the undefined members out, as the service does.
+  const personales =
+    p || k || d
+      ? JSON.stringify({
+          n: p?.nombre,
+          a: p?.apellido,
+          s: p?.sexo,
+          f: p?.fecha_nacimiento,
+          na: k?.numero_afiliado,
+          dc: d?.codigo,
+          dd: d?.descripcion,
+        })
+      : null;
   return {
-    documento_cifrado: Buffer.concat([Buffer.from([1, KID.length]), KID, iv, c.getAuthTag(), body]),
-    documento_indice: blindIndex(documento),
+    documento_cifrado: sealed('documento_paciente', r.cuir, r.documento_paciente),
+    documento_indice: blindIndex(r.documento_paciente),
+    personales_cifrado:
+      personales === null ? null : sealed('personales_cifrado', r.cuir, personales),
   };
 }
 
@@ -159,7 +186,7 @@ export async function register(
   const statement = insertRegistrationSql(
     clientId,
     request,
-    seal(request.cuir, request.documento_paciente),
+    seal(request),
     vigencia(request),
     key,
     [job, event],

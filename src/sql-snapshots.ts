@@ -144,7 +144,11 @@ const BUILDERS: Record<string, Record<string, Example[]>> = {
               fecha_creacion: '2020-01-01T00:00:00Z',
               items: [],
             },
-            { documento_cifrado: Buffer.alloc(42), documento_indice: Buffer.alloc(16) },
+            {
+              documento_cifrado: Buffer.alloc(42),
+              documento_indice: Buffer.alloc(16),
+              personales_cifrado: Buffer.alloc(120),
+            },
             { desde: '2020-01-01', hasta: '2020-01-30' },
             CLIENT,
             [job, event],

@@ -7,7 +7,12 @@ import { createClient, TestClient } from './support/clients.js';
 import { dispensaBody, dispensasApi, PHARMACY_SCOPES } from './support/dispensas.js';
 import { freshDatabase, type FreshDatabase } from './support/fresh-database.js';
 import { pdfBarcodes, pdfPageCount, pdfText, withTools } from './support/pdf-tools.js';
-import { fullContent, register, registrationBody } from './support/recetas.js';
+import {
+  fullContent,
+  personalesEnClaroSet,
+  register,
+  registrationBody,
+} from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /** Ana María Fernández's CUIL (DNI 30111222, registrationBody's document). */
@@ -61,7 +66,7 @@ describe("the prescription's content (SPEC 9.2)", () => {
     return { id: res.body.data.id_transaccion as string, cuir: body.cuir as string, body };
   };
 
-  it('stores every member in typed columns and shows them in the detail', async () => {
+  it("stores the insurer's members in typed columns, the personal ones sealed, and shows them all in the detail", async () => {
     const r = await registered();
     const row = (
       await db.query(
@@ -69,23 +74,25 @@ describe("the prescription's content (SPEC 9.2)", () => {
                 paciente_fecha_nacimiento::text AS nacimiento, cobertura_financiador,
                 cobertura_numero_afiliado, cobertura_codigo_rnos, cobertura_plan,
                 diagnostico_codigo, diagnostico_descripcion, octet_length(content_salt) AS salt,
-                items
+                personales_cifrado IS NOT NULL AS sellado, items
            FROM recetas WHERE id_transaccion = $1`,
         [r.id],
       )
     )[0];
+    // SPEC 10: the personal members at rest only in the seal (test/datos-paciente greps a dump).
     expect(row).toMatchObject({
-      paciente_nombre: 'Ana María',
-      paciente_apellido: 'Fernández',
-      paciente_sexo: 'F',
-      nacimiento: '1985-03-14',
+      paciente_nombre: null,
+      paciente_apellido: null,
+      paciente_sexo: null,
+      nacimiento: null,
       cobertura_financiador: 'PAMI',
-      cobertura_numero_afiliado: '15-12345678-9/00',
+      cobertura_numero_afiliado: null,
       cobertura_codigo_rnos: '500807',
       cobertura_plan: 'Plan 210',
-      diagnostico_codigo: 'J02.9',
-      diagnostico_descripcion: 'Faringitis aguda, no especificada',
+      diagnostico_codigo: null,
+      diagnostico_descripcion: null,
       salt: 16,
+      sellado: true,
     });
     // sustituible is stored only when false (an item without the new members is stored as before).
     expect(row.items[0]).not.toHaveProperty('sustituible');
@@ -111,8 +118,13 @@ describe("the prescription's content (SPEC 9.2)", () => {
     expect(detail.items).toEqual([
       { ...(body.items as object[])[0], sustituible: true, dispensado: 0 },
     ]);
-    const [row] = await db.query('SELECT items FROM recetas WHERE id_transaccion = $1', [id]);
+    const [row] = await db.query(
+      'SELECT items, personales_cifrado FROM recetas WHERE id_transaccion = $1',
+      [id],
+    );
     expect(row.items).toEqual(body.items);
+    // No personal member, nothing sealed.
+    expect(row.personales_cifrado).toBeNull();
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([
@@ -258,11 +270,14 @@ describe("the prescription's content (SPEC 9.2)", () => {
     const h = await hashOf(base.cuir);
     expect(h).toMatch(/^[0-9a-f]{64}$/);
     expect(await hashOf(base.cuir)).toBe(h);
-    // Changing one stored member (the row, as an attacker with the database would) changes it.
     const alter = async (set: string) => {
       await db.query(`UPDATE recetas SET ${set} WHERE id_transaccion = $1`, [base.id]);
       return hashOf(base.cuir);
     };
+    // The same members in clear (a row registered before sealing): the same hash, which hashes
+    // the members, not how they are stored.
+    expect(await alter(personalesEnClaroSet())).toBe(h);
+    // Changing one stored member (the row, as an attacker with the database would) changes it.
     const seen = new Set([h]);
     for (const set of [
       `diagnostico_codigo = 'J03.9'`,
@@ -286,7 +301,8 @@ describe("the prescription's content (SPEC 9.2)", () => {
     const before = (await api.verificar(farmacia, r.cuir).expect(200)).body.data.content_sha256;
     // The v1 formula leaves the window, the document and the new members out.
     await db.query(
-      `UPDATE recetas SET vigencia_hasta = vigencia_hasta + 1, diagnostico_codigo = 'A00'
+      `UPDATE recetas SET vigencia_hasta = vigencia_hasta + 1,
+              ${personalesEnClaroSet({ diagnostico_codigo: `'A00'` })}
         WHERE id_transaccion = $1`,
       [r.id],
     );

@@ -6,7 +6,12 @@ import request from 'supertest';
 import { cliJson, runCli } from './support/cli.js';
 import { createClient, type TestClient } from './support/clients.js';
 import { type FreshDatabase, freshDatabase } from './support/fresh-database.js';
-import { fullContent, register, registrationBody } from './support/recetas.js';
+import {
+  fullContent,
+  personalesEnClaroSet,
+  register,
+  registrationBody,
+} from './support/recetas.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const exec = promisify(execFile);
@@ -53,8 +58,27 @@ async function dump(url: string): Promise<{ text: string; how: string }> {
   }
 }
 
-/** SPEC 10: the patient's document sealed at rest, found by its blind index. */
-describe("the patient's document at rest (SPEC 10)", () => {
+/**
+ * What fullContent() holds that identifies or describes the patient: none of it may be in a
+ * dump (the insurer, its RNOS code and plan stay in clear: they identify no one).
+ */
+const PERSONALES_EN_CLARO = [
+  'Ana María',
+  'Fernández',
+  '1985-03-14',
+  '15-12345678-9/00',
+  'J02.9',
+  'Faringitis aguda',
+];
+
+/** The members the detail shows, as fullContent() sent them. */
+const { paciente, cobertura, diagnostico } = fullContent();
+
+/**
+ * SPEC 10: the patient's document sealed at rest, found by its blind index; SPEC 9.2's personal
+ * members sealed beside it.
+ */
+describe("the patient's data at rest (SPEC 10)", () => {
   let db: FreshDatabase;
   let sql: pg.Client;
   let t: TestApp | undefined;
@@ -81,14 +105,38 @@ describe("the patient's document at rest (SPEC 10)", () => {
       ['pacientes', 'cifrar', '--lote', '2'],
       { DATABASE_URL: db.url, PATIENT_DATA_KEYS: keys },
     );
+  /**
+   * Per row, oldest first: the key of the sealed document and of the sealed personal members
+   * (null: not sealed), and what of each is in clear.
+   */
   const kids = async () =>
     (
-      await sql.query<{ kid: string | null; claro: string | null }>(
+      await sql.query<{
+        kid: string | null;
+        claro: string | null;
+        pkid: string | null;
+        pclaro: string | null;
+      }>(
         `SELECT convert_from(substring(documento_cifrado from 3 for get_byte(documento_cifrado, 1)), 'UTF8') AS kid,
-                documento_paciente AS claro
+                documento_paciente AS claro,
+                convert_from(substring(personales_cifrado from 3 for get_byte(personales_cifrado, 1)), 'UTF8') AS pkid,
+                concat_ws('|', paciente_nombre, paciente_apellido, paciente_sexo,
+                          paciente_fecha_nacimiento, cobertura_numero_afiliado,
+                          diagnostico_codigo, diagnostico_descripcion) AS pclaro
            FROM recetas ORDER BY id_transaccion`,
       )
     ).rows;
+  /** The detail's patient data: what must read the same in any state of the row. */
+  const datos = async (id: string) => {
+    const d = (await detalle(id).expect(200)).body.data;
+    return {
+      documento_paciente: d.documento_paciente,
+      paciente: d.paciente,
+      cobertura: d.cobertura,
+      diagnostico: d.diagnostico,
+    };
+  };
+  const todo = { paciente, cobertura, diagnostico };
   let sellada: string;
   let anterior: string;
 
@@ -105,7 +153,7 @@ describe("the patient's document at rest (SPEC 10)", () => {
     await db?.drop();
   });
 
-  it('a dump holds no DNI in clear, while listar by documento finds it and the detail shows it', async () => {
+  it('a dump holds no DNI nor personal member in clear, while listar by documento finds it and the detail shows them', async () => {
     const res = await register(
       t!,
       c,
@@ -114,9 +162,12 @@ describe("the patient's document at rest (SPEC 10)", () => {
     sellada = String(res.body.data.id_transaccion);
     const { text, how } = await dump(db.url);
     expect(text.length).toBeGreaterThan(1000);
-    // The dump holds the prescription (its CUIR), and the patient's name, but not the DNI.
+    // The dump holds the prescription (its CUIR) and its insurer, but not the DNI, nor the
+    // patient's name, surname or birth date, nor the member number, nor the diagnosis.
     expect(text).toContain(String(res.body.data.cuir));
+    expect(text).toContain('Plan 210');
     expect(text).not.toContain('30111222');
+    for (const personal of PERSONALES_EN_CLARO) expect(text).not.toContain(personal);
     // Which dump ran: pg_dump on the local PostgreSQL 15; rows as text on the embedded 18.
     expect(how).toMatch(process.env.DATABASE_URL ? /^pg_dump 15$/ : /^(pg_dump \d+|rows as text)/);
 
@@ -124,24 +175,26 @@ describe("the patient's document at rest (SPEC 10)", () => {
     expect(found.items.map((i: { id_transaccion: string }) => i.id_transaccion)).toEqual([sellada]);
     expect(found.items[0].documento_paciente).toBe('30111222');
     expect((await listar('30111223')).body.data.total).toBe(0);
-    const d = (await detalle(sellada).expect(200)).body.data;
-    expect(d.documento_paciente).toBe('30111222');
-    expect(await kids()).toEqual([{ kid: 'k1', claro: null }]);
+    expect(await datos(sellada)).toEqual({ documento_paciente: '30111222', ...todo });
+    expect(await kids()).toEqual([{ kid: 'k1', claro: null, pkid: 'k1', pclaro: '' }]);
   });
 
   it('a row registered before sealing (in clear) is still read and found', async () => {
-    const res = await register(t!, c, registrationBody({ documento_paciente: '25111333' })).expect(
-      201,
-    );
+    const res = await register(
+      t!,
+      c,
+      registrationBody({ ...fullContent(), documento_paciente: '25111333' }),
+    ).expect(201);
     anterior = String(res.body.data.id_transaccion);
-    // Back to the state a row registered before this issue is in.
+    // Back to the state a row registered before this issue is in: everything in clear.
     await sql.query(
       `UPDATE recetas SET documento_paciente = '25111333', documento_cifrado = NULL,
-              documento_indice = NULL WHERE id_transaccion = $1`,
+              documento_indice = NULL, ${personalesEnClaroSet()} WHERE id_transaccion = $1`,
       [anterior],
     );
+    expect((await kids())[1]).toMatchObject({ kid: null, pkid: null, pclaro: /^Ana María\|/ });
     expect((await listar('25111333')).body.data.items[0].id_transaccion).toBe(anterior);
-    expect((await detalle(anterior).expect(200)).body.data.documento_paciente).toBe('25111333');
+    expect(await datos(anterior)).toEqual({ documento_paciente: '25111333', ...todo });
   });
 
   it('pacientes cifrar seals what is in clear and re-seals old keys; rows still read after dropping the old key', async () => {
@@ -152,23 +205,49 @@ describe("the patient's document at rest (SPEC 10)", () => {
       c,
       registrationBody({ documento_paciente: '30111222' }),
     ).expect(201);
-    expect((await kids()).map((k) => k.kid)).toEqual(['k1', null, 'k2']);
+    // A row whose document is sealed under the current key, but its personal members in clear.
+    const fourth = String(
+      (
+        await register(
+          t!,
+          c,
+          registrationBody({ ...fullContent(), documento_paciente: '30111224' }),
+        ).expect(201)
+      ).body.data.id_transaccion,
+    );
+    await sql.query(`UPDATE recetas SET ${personalesEnClaroSet()} WHERE id_transaccion = $1`, [
+      fourth,
+    ]);
+    expect((await kids()).map((k) => [k.kid, k.pkid])).toEqual([
+      ['k1', 'k1'],
+      [null, null],
+      ['k2', null],
+      ['k2', null],
+    ]);
+    const before = await datos(anterior);
     // While the service runs.
     expect(await cli(`${K2},${K1}`)).toMatchObject({
-      en_claro: 1,
+      en_claro: 2,
       otra_clave: 1,
       clave_actual: 'k2',
     });
+    const sealed = { kid: 'k2', claro: null, pkid: 'k2', pclaro: '' };
     expect(await kids()).toEqual([
-      { kid: 'k2', claro: null },
-      { kid: 'k2', claro: null },
-      { kid: 'k2', claro: null },
+      sealed,
+      sealed,
+      // No personal member registered: nothing to seal.
+      { ...sealed, pkid: null },
+      sealed,
     ]);
     // Nothing left to do: a second run changes nothing.
     expect(await cli(`${K2},${K1}`)).toMatchObject({ en_claro: 0, otra_clave: 0 });
     const { text } = await dump(db.url);
     expect(text).not.toContain('30111222');
     expect(text).not.toContain('25111333');
+    for (const personal of PERSONALES_EN_CLARO) expect(text).not.toContain(personal);
+    // Sealed by the command, the row reads the same.
+    expect(await datos(anterior)).toEqual(before);
+    expect(await datos(fourth)).toEqual({ documento_paciente: '30111224', ...todo });
 
     // The old key dropped: everything still reads, by documento too.
     await start(K2);
@@ -177,7 +256,8 @@ describe("the patient's document at rest (SPEC 10)", () => {
     );
     expect(ids.sort()).toEqual([sellada, String(third.body.data.id_transaccion)].sort());
     expect((await listar('25111333')).body.data.items[0].documento_paciente).toBe('25111333');
-    expect((await detalle(sellada).expect(200)).body.data.documento_paciente).toBe('30111222');
+    expect(await datos(sellada)).toEqual({ documento_paciente: '30111222', ...todo });
+    expect(await datos(anterior)).toEqual(before);
   });
 
   it('a key set that cannot open the stored data fails loudly: the start, the command, a read', async () => {

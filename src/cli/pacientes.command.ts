@@ -15,7 +15,7 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
   pacientes
     .command('cifrar')
     .description(
-      'seal every patient document still in clear, and re-seal under the first key of PATIENT_DATA_KEYS every one sealed under another (the rotation); batches of short transactions, safe while the service runs',
+      'seal every patient document and SPEC 9.2 personal member (name, sex, birth date, member number, diagnosis) still in clear, and re-seal under the first key of PATIENT_DATA_KEYS every one sealed under another (the rotation); batches of short transactions, safe while the service runs',
     )
     .option('--lote <n>', 'ids per batch (one transaction each)', '1000')
     .option('--json', 'print one JSON object on stdout')
@@ -44,5 +44,5 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
 }
 
 function describe(r: RecifradoRun): string {
-  return `sealed ${r.en_claro} documents in clear and re-sealed ${r.otra_clave} under key "${r.clave_actual}" (${r.lotes} batches, ${r.duration_ms} ms)`;
+  return `sealed ${r.en_claro} prescriptions with patient data in clear and re-sealed ${r.otra_clave} under key "${r.clave_actual}" (${r.lotes} batches, ${r.duration_ms} ms)`;
 }

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
-import { CifradoPaciente, type DocumentoGuardado } from './cifrado/cifrado-paciente.js';
+import {
+  CifradoPaciente,
+  type DocumentoGuardado,
+  type PersonalesGuardados,
+} from './cifrado/cifrado-paciente.js';
 import {
   type DocumentoBuscado,
   LATEST_ID_SQL,
@@ -32,9 +36,10 @@ export interface AttemptOutcome {
  * paths (the registration's single statement, the listing, the reads by key every action on a
  * prescription starts with) run the tuned SQL of their `*.sql.ts` files. Every call joins the caller's transaction (Transactions.run) when there is one.
  *
- * The patient's document is sealed at rest (CifradoPaciente): the writer seals it before its
- * statement, and every row answered here has `documento_paciente` opened back in clear, from
- * either state of a row (sealed, or plaintext registered before sealing).
+ * The patient's document and SPEC 9.2's personal members are sealed at rest (CifradoPaciente):
+ * the writer seals them before its statement, and every row answered here has
+ * `documento_paciente` and the personal columns opened back in clear, from either state of a
+ * row (sealed, or plaintext registered before sealing).
  */
 @Injectable()
 export class RecetasRepository {
@@ -43,9 +48,16 @@ export class RecetasRepository {
     private readonly cifrado: CifradoPaciente,
   ) {}
 
-  /** The row with its document in clear (throws for a key PATIENT_DATA_KEYS does not hold). */
-  private abierta<T extends DocumentoGuardado>(r: T): T & { documento_paciente: string } {
-    return Object.assign(r, { documento_paciente: this.cifrado.documento(r) });
+  /**
+   * The row with its document and personal members in clear (throws for a key
+   * PATIENT_DATA_KEYS does not hold). A row not sealed yet has them in its columns already.
+   */
+  private abierta<T extends DocumentoGuardado & PersonalesGuardados>(
+    r: T,
+  ): T & { documento_paciente: string } {
+    Object.assign(r, { documento_paciente: this.cifrado.documento(r) });
+    if (r.personales_cifrado) Object.assign(r, this.cifrado.personales(r));
+    return r as T & { documento_paciente: string };
   }
 
   private get recetas() {

@@ -6,6 +6,7 @@ import { RecetaVida1764000000000 } from './migrations/1764000000000-RecetaVida.j
 import { RecetasPendingIndex1764100000000 } from './migrations/1764100000000-RecetasPendingIndex.js';
 import { RecetaContenido1795728400000 } from './migrations/1795728400000-RecetaContenido.js';
 import { DatosPacienteCifrados1795728600000 } from './migrations/1795728600000-DatosPacienteCifrados.js';
+import { DatosPersonalesCifrados1795728700000 } from './migrations/1795728700000-DatosPersonalesCifrados.js';
 import { RecetasParticionadas1795728800000 } from './migrations/1795728800000-RecetasParticionadas.js';
 import { RecetasModule } from './recetas.module.js';
 import { recetasSettings } from './recetas.settings.js';
@@ -44,6 +45,7 @@ export const recetasSlice = defineSlice({
     RecetasPendingIndex1764100000000,
     RecetaContenido1795728400000,
     DatosPacienteCifrados1795728600000,
+    DatosPersonalesCifrados1795728700000,
     // Also partitions the dispensas module's tables: one family, one migration (it re-keys them).
     RecetasParticionadas1795728800000,
   ],

@@ -208,3 +208,25 @@ export function fullContent(): Record<string, unknown> {
     ],
   };
 }
+
+/**
+ * The SET list that puts a prescription registered with fullContent() back in the state of a
+ * row registered before SPEC 9.2's personal members were sealed (migration 1795728700000):
+ * those members in clear, no seal. `over` writes a column differently (an SQL expression).
+ */
+export function personalesEnClaroSet(over: Record<string, string> = {}): string {
+  const columns: Record<string, string> = {
+    personales_cifrado: 'NULL',
+    paciente_nombre: `'Ana María'`,
+    paciente_apellido: `'Fernández'`,
+    paciente_sexo: `'F'`,
+    paciente_fecha_nacimiento: `'1985-03-14'`,
+    cobertura_numero_afiliado: `'15-12345678-9/00'`,
+    diagnostico_codigo: `'J02.9'`,
+    diagnostico_descripcion: `'Faringitis aguda, no especificada'`,
+    ...over,
+  };
+  return Object.entries(columns)
+    .map(([c, v]) => `${c} = ${v}`)
+    .join(', ');
+}

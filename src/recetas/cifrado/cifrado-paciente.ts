@@ -13,9 +13,17 @@ import {
   LABEL_INDICE,
   sellar,
 } from './datos-paciente.js';
+import {
+  COLUMNAS_PERSONALES,
+  type DatosPersonales,
+  personalesDeJson,
+  personalesJson,
+} from './datos-personales.js';
 
 /** The column a sealed DNI belongs to (its additional data). */
 const DOCUMENTO = 'documento_paciente';
+/** The column the sealed personal members live in (their additional data). */
+const PERSONALES = 'personales_cifrado';
 
 /** The patient's document as a row stores it: sealed, and its blind index. */
 export interface DocumentoSellado {
@@ -28,6 +36,12 @@ export interface DocumentoGuardado {
   cuir: string;
   documento_paciente: string | null;
   documento_cifrado: Buffer | null;
+}
+
+/** A row's personal members, in either state (plaintext columns before `pacientes cifrar`). */
+export interface PersonalesGuardados extends DatosPersonales {
+  cuir: string;
+  personales_cifrado: Buffer | null;
 }
 
 /**
@@ -58,6 +72,27 @@ export class CifradoPaciente {
       documento_cifrado: sellar(this.claves, DOCUMENTO, cuir, documento),
       documento_indice: this.indice(documento),
     };
+  }
+
+  /**
+   * SPEC 9.2's personal members sealed as one value (datos-personales.ts), or null when the
+   * prescription has none.
+   */
+  sellarPersonales(cuir: string, r: DatosPersonales): Buffer | null {
+    const json = personalesJson(r);
+    return json === null ? null : sellar(this.claves, PERSONALES, cuir, json);
+  }
+
+  /**
+   * The personal members in clear, whichever state the row is in: opened from the seal, or
+   * the plaintext columns of a row not sealed yet. Throws for a key not held.
+   */
+  personales(r: PersonalesGuardados): DatosPersonales {
+    if (r.personales_cifrado)
+      return personalesDeJson(abrir(this.claves, PERSONALES, r.cuir, r.personales_cifrado));
+    const claro = {} as Record<keyof DatosPersonales, string | null>;
+    for (const c of COLUMNAS_PERSONALES) claro[c] = r[c];
+    return claro as DatosPersonales;
   }
 
   /** The blind index of a DNI (listar's `documento`, the authority's filter). */

@@ -66,13 +66,24 @@ export type RecetaItem = ItemGuardado;
    AND (paciente_nombre IS NULL) = (paciente_sexo IS NULL)
    AND (paciente_nombre IS NULL) = (paciente_fecha_nacimiento IS NULL)`,
 )
+// Replaced NOT VALID by 1795728700000: the member number in clear or in the seal.
 @Check(
   'recetas_cobertura',
-  `(cobertura_financiador IS NULL) = (cobertura_numero_afiliado IS NULL)
+  `(cobertura_financiador IS NOT NULL OR cobertura_numero_afiliado IS NULL)
+   AND (cobertura_financiador IS NULL OR cobertura_numero_afiliado IS NOT NULL
+        OR personales_cifrado IS NOT NULL)
    AND (cobertura_financiador IS NOT NULL
         OR (cobertura_codigo_rnos IS NULL AND cobertura_plan IS NULL))`,
 )
 @Check('recetas_diagnostico', 'diagnostico_codigo IS NOT NULL OR diagnostico_descripcion IS NULL')
+// Added NOT VALID by 1795728700000: a row's personal members in clear (before) or sealed.
+@Check(
+  'recetas_personales',
+  `personales_cifrado IS NULL
+   OR (paciente_nombre IS NULL AND paciente_apellido IS NULL AND paciente_sexo IS NULL
+       AND paciente_fecha_nacimiento IS NULL AND cobertura_numero_afiliado IS NULL
+       AND diagnostico_codigo IS NULL AND diagnostico_descripcion IS NULL)`,
+)
 // Added NOT VALID by its migration (1795728600000): rows before it all hold their plaintext.
 @Check(
   'recetas_documento',
@@ -138,7 +149,13 @@ export class RecetaEntity implements ContenidoColumnas {
   @Column('integer', { default: 0 }) anulacion_intentos: number;
   @Column('timestamptz', { default: () => 'now()' }) created_at: Date;
   @Column('timestamptz', { default: () => 'now()' }) updated_at: Date;
-  /** SPEC 9.2's content (contenido/contenido.ts maps them to and from the API's objects). */
+  /**
+   * SPEC 9.2's content (contenido/contenido.ts maps them to and from the API's objects). The
+   * personal members (cifrado/datos-personales.ts: all but the insurer, its RNOS code and plan)
+   * are in the table only for rows registered before they were sealed, until `pacientes
+   * cifrar` seals them; RecetasRepository fills them in clear from `personales_cifrado` on
+   * every row it answers, so the rest of the module reads them as before.
+   */
   @Column('varchar', { length: 100, nullable: true }) paciente_nombre: string | null;
   @Column('varchar', { length: 100, nullable: true }) paciente_apellido: string | null;
   @Column('char', { length: 1, nullable: true }) paciente_sexo: Sexo | null;
@@ -156,4 +173,10 @@ export class RecetaEntity implements ContenidoColumnas {
    * computed as it always was.
    */
   @Column('bytea', { nullable: true }) content_salt: Buffer | null;
+  /**
+   * The personal members sealed as one value (AES-256-GCM of their compact JSON, key id
+   * inside: cifrado/datos-personales.ts); null for rows registered before, and for a
+   * prescription without any.
+   */
+  @Column('bytea', { nullable: true }) personales_cifrado: Buffer | null;
 }

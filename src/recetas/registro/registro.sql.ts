@@ -57,10 +57,15 @@ export function insertRegistrationSql(
   clientId: string,
   r: RegistrationRequest,
   /**
-   * The patient's document as stored: sealed and its blind index, computed before the
-   * statement (recetas/cifrado/); the plaintext is never written.
+   * The patient's data as stored, computed before the statement (recetas/cifrado/): the
+   * document sealed and its blind index, and SPEC 9.2's personal members sealed as one value
+   * (null when none was sent). Their plaintext is never written.
    */
-  documento: { documento_cifrado: Buffer; documento_indice: Buffer },
+  sellado: {
+    documento_cifrado: Buffer;
+    documento_indice: Buffer;
+    personales_cifrado: Buffer | null;
+  },
   /** The validity window (contract §7), computed from the request: `YYYY-MM-DD` dates. */
   vigencia: { desde: string; hasta: string },
   idempotencyKey: string | null,
@@ -74,8 +79,8 @@ export function insertRegistrationSql(
   const values = [
     clientId,
     r.cuir,
-    documento.documento_cifrado,
-    documento.documento_indice,
+    sellado.documento_cifrado,
+    sellado.documento_indice,
     r.matricula_profesional,
     r.refeps_id ?? null,
     r.locacion,
@@ -87,16 +92,12 @@ export function insertRegistrationSql(
     idempotencyKey,
     vigencia.desde,
     vigencia.hasta,
-    c.paciente_nombre,
-    c.paciente_apellido,
-    c.paciente_sexo,
-    c.paciente_fecha_nacimiento,
+    // The coverage's insurer, RNOS code and plan identify no patient: in clear (the rest of
+    // the content is in the seal; cifrado/datos-personales.ts).
     c.cobertura_financiador,
-    c.cobertura_numero_afiliado,
     c.cobertura_codigo_rnos,
     c.cobertura_plan,
-    c.diagnostico_codigo,
-    c.diagnostico_descripcion,
+    sellado.personales_cifrado,
     // content_sha256 commits to the patient's data under it (receta-content-hash.ts).
     randomBytes(16),
   ].map((v) => p.add(v));
@@ -109,9 +110,8 @@ export function insertRegistrationSql(
       INSERT INTO recetas (id_transaccion, client_id, cuir, documento_cifrado, documento_indice,
         matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento,
         fecha_creacion, items, mensaje, idempotency_key, vigencia_desde, vigencia_hasta,
-        paciente_nombre, paciente_apellido, paciente_sexo, paciente_fecha_nacimiento,
-        cobertura_financiador, cobertura_numero_afiliado, cobertura_codigo_rnos, cobertura_plan,
-        diagnostico_codigo, diagnostico_descripcion, content_salt)
+        cobertura_financiador, cobertura_codigo_rnos, cobertura_plan, personales_cifrado,
+        content_salt)
       SELECT n.id, ${values.join(', ')} FROM n${gate ? ' WHERE EXISTS (SELECT 1 FROM g)' : ''}
       RETURNING id_transaccion AS id, cuir
     ), k AS (

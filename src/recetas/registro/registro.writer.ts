@@ -10,6 +10,7 @@ import {
 import { InjectSettings } from '../../config/settings.js';
 import { JobQueue } from '../../queue/job-queue.js';
 import { CifradoPaciente } from '../cifrado/cifrado-paciente.js';
+import { contenidoColumnas } from '../contenido/contenido.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
 import { firstDeliveryJobData } from '../notificacion/ministerio-delivery.sql.js';
 import { MENSAJES } from '../receta-state.js';
@@ -64,8 +65,12 @@ export class RegistroWriter {
     const statement = insertRegistrationSql(
       clientId,
       request,
-      // Sealed here, before the statement: one round trip still, and no DNI reaches the table.
-      this.cifrado.sellarDocumento(request.cuir, request.documento_paciente),
+      // Sealed here, before the statement: one round trip still, and neither the DNI nor the
+      // personal members reach the table in clear.
+      {
+        ...this.cifrado.sellarDocumento(request.cuir, request.documento_paciente),
+        personales_cifrado: this.cifrado.sellarPersonales(request.cuir, contenidoColumnas(request)),
+      },
       vigencia,
       claim?.key ?? null,
       [

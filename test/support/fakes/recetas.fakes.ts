@@ -48,6 +48,8 @@ export class FakeRecetasRepository implements Pick<
       updated_at: new Date(),
       ...contenidoColumnas({}),
       content_salt: null,
+      // As the repository answers rows: opened (the personal members in their columns).
+      personales_cifrado: null,
       ...over,
     };
     this.rows.set(id, row);
