@@ -101,6 +101,14 @@ const BUILDERS: Record<string, Record<string, Example[]>> = {
         () => listingSql({ clientId: CLIENT, ...dates, limit: 20, offset: 0 }, '1').sql,
       ],
       [
+        'from a month on',
+        () =>
+          listingSql(
+            { clientId: CLIENT, ...dates, limit: 20, offset: 0, idDesde: '202611000000000' },
+            '1',
+          ).sql,
+      ],
+      [
         'every filter',
         () =>
           listingSql(

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from './data-source-options.js';
+import { Aperturas } from './particiones/aperturas.js';
 import { PoolMetrics } from './pool-metrics.js';
 import { Transactions } from './transactions.js';
 
@@ -24,8 +25,8 @@ export class DatabaseModule {
           retryAttempts: 0,
         }),
       ],
-      providers: [Transactions, PoolMetrics],
-      exports: [Transactions],
+      providers: [Transactions, PoolMetrics, Aperturas],
+      exports: [Transactions, Aperturas],
     };
   }
 }

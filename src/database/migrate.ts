@@ -1,6 +1,6 @@
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { dataSourceOptions } from './data-source-options.js';
-import { type Aseguradas, asegurarParticiones } from './particiones/particiones.js';
+import { type Aseguradas, asegurarEnTransaccion } from './particiones/particiones.js';
 import type { PartitionedTable } from './particiones/particionadas.js';
 import { grantRuntimeRole, roleOf, type RuntimeAccess } from './runtime-grants.js';
 
@@ -58,19 +58,10 @@ export async function runMigrations(
   }
 }
 
-/** The months ahead, in one transaction: all of this run's partitions and openings, or none. */
-async function asegurar(
+/** The months ahead (none declared: nothing to do). */
+function asegurar(
   q: QueryRunner,
   tables: readonly PartitionedTable[],
 ): Promise<Aseguradas | undefined> {
-  if (tables.length === 0) return undefined;
-  await q.startTransaction();
-  try {
-    const done = await asegurarParticiones(q, tables);
-    await q.commitTransaction();
-    return done;
-  } catch (err) {
-    await q.rollbackTransaction();
-    throw err;
-  }
+  return tables.length === 0 ? Promise.resolve(undefined) : asegurarEnTransaccion(q, tables);
 }

@@ -12,6 +12,11 @@ import {
 } from 'typeorm';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 
+/** PostgreSQL's deadlock_detected, from the driver or wrapped by TypeORM. */
+const isDeadlock = (err: unknown): boolean => {
+  const e = err as { code?: string; driverError?: { code?: string } };
+  return (e?.code ?? e?.driverError?.code) === '40P01';
+};
 /** Distinct texts `prepared` names at most (each stays prepared on every connection). */
 export const PREPARED_TEXTS_MAX = 64;
 
@@ -74,10 +79,25 @@ export class Transactions {
     }
   }
 
-  /** Runs `work` in a transaction; a nested call joins the outer one. */
-  run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction; a nested call joins the outer one. With `retryOnDeadlock`,
+   * a transaction a deadlock aborted (nothing of it kept) is run once more: only for work that
+   * touches nothing but this database (no call out), like a dispensation's — a month's
+   * partitions being attached take locks the writes wait on (database/particiones/).
+   */
+  /** `run` for work touching nothing but this database: run once more after a deadlock. */
+  runRetryingDeadlock<T>(work: () => Promise<T>): Promise<T> {
+    return this.run(work, { retryOnDeadlock: true });
+  }
+
+  async run<T>(work: () => Promise<T>, options: { retryOnDeadlock?: boolean } = {}): Promise<T> {
     if (this.current.getStore()) return work();
-    return this.db.transaction((tx) => this.current.run(tx, work));
+    try {
+      return await this.db.transaction((tx) => this.current.run(tx, work));
+    } catch (err) {
+      if (!options.retryOnDeadlock || !isDeadlock(err)) throw err;
+      return this.db.transaction((tx) => this.current.run(tx, work));
+    }
   }
 
   /** The current transaction's manager, or the pool's outside one. */
@@ -100,6 +120,18 @@ export class Transactions {
    * the driver's own (`code`, `constraint`, `detail`), not TypeORM's QueryFailedError.
    */
   async prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
+    try {
+      return await this.preparedOnce<T>(sql, values);
+    } catch (err) {
+      // Outside a transaction the statement is the whole unit of work: a deadlock's victim
+      // wrote nothing, and running it again is safe (a month's partitions being attached
+      // takes locks the hot paths' writes wait on: database/particiones/particiones.ts).
+      if (!isDeadlock(err) || this.current.getStore()) throw err;
+      return this.preparedOnce<T>(sql, values);
+    }
+  }
+
+  private async preparedOnce<T>(sql: string, values: unknown[]): Promise<T[]> {
     const tx = this.current.getStore();
     const onReplica = this.replica.getStore();
     const target: Queryable = tx

@@ -57,7 +57,7 @@ export class DispensasService {
       const codigosDesconocidos = await this.medicamentos.codigosDesconocidos(
         dto.items.flatMap((i) => (i.codigo ? [i.codigo] : [])),
       );
-      return await this.transactions.run(async () => {
+      return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ cuir: dto.cuir });
         if (!r) throw notFound('Prescription');
         idTransaccion = r.id_transaccion;
@@ -163,7 +163,7 @@ export class DispensasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
-      return await this.transactions.run(async () => {
+      return await this.transactions.runRetryingDeadlock(async () => {
         if (!found) throw notFound('Dispensation');
         const r = await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
         const d = await this.dispensas.findForClient(found.id, client.id);

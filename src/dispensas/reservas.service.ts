@@ -38,7 +38,7 @@ export class ReservasService {
     const event = { tipo: 'reserva' as const, actor: client.id, cuir };
     let idTransaccion: string | null = null;
     try {
-      return await this.transactions.run(async () => {
+      return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ cuir });
         if (!r) throw notFound('Prescription');
         idTransaccion = r.id_transaccion;
@@ -89,7 +89,7 @@ export class ReservasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
-      await this.transactions.run(async () => {
+      await this.transactions.runRetryingDeadlock(async () => {
         if (!found) throw notFound('Reservation');
         await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
         await this.reservas.release(found.id);

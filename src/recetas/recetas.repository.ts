@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
+import { Aperturas } from '../database/particiones/aperturas.js';
 import { Transactions } from '../database/transactions.js';
 import {
   CifradoPaciente,
@@ -14,6 +15,7 @@ import {
   type ListingRow,
   type ListingRowSellada,
 } from './consulta/listado.sql.js';
+import { aperturaAntesDe, RECETAS_SEQUENCE } from './consulta/apertura.js';
 import { type FiltroRestringidas, restringidasQuery } from './consulta/restringidas.js';
 import { HistoryEntry, RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
@@ -46,6 +48,7 @@ export class RecetasRepository {
   constructor(
     private readonly transactions: Transactions,
     private readonly cifrado: CifradoPaciente,
+    private readonly aperturas: Aperturas,
   ) {}
 
   /**
@@ -212,7 +215,11 @@ export class RecetasRepository {
   }
 
   private async listing(f: ListFilters, watermark: string): Promise<ListingRow[]> {
-    const { sql, values } = listingSql({ ...f, documento: this.buscado(f.documento) }, watermark);
+    const idDesde = await this.aperturas.primerIdDesde(RECETAS_SEQUENCE, aperturaAntesDe(f.desde));
+    const { sql, values } = listingSql(
+      { ...f, documento: this.buscado(f.documento), idDesde },
+      watermark,
+    );
     const rows: ListingRowSellada[] = await this.transactions.manager.query(sql, values);
     return rows.map(({ documento_cifrado, ...r }) => ({
       ...r,
@@ -233,9 +240,11 @@ export class RecetasRepository {
 
   /** The health authority's page of restricted prescriptions and their exact count (SPEC 9.3). */
   async restringidas(f: FiltroRestringidas): Promise<{ rows: RecetaEntity[]; total: number }> {
+    const idDesde = await this.aperturas.primerIdDesde(RECETAS_SEQUENCE, aperturaAntesDe(f.desde));
     const [rows, total] = await restringidasQuery(this.recetas.createQueryBuilder('r'), {
       ...f,
       documento: this.buscado(f.documento),
+      idDesde,
     }).getManyAndCount();
     return { rows: rows.map((r) => this.abierta(r)), total };
   }

@@ -6,7 +6,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity('particiones_aperturas')
 export class AperturaEntity {
-  /** The sequence, as pg_get_serial_sequence names it (`public.recetas_id_transaccion_seq`). */
+  /** The sequence, by the table and column it fills (`recetas.id_transaccion`). */
   @PrimaryColumn('text') secuencia: string;
   /** The month's first day. */
   @PrimaryColumn('date') periodo: string;

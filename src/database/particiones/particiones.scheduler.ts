@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import { dataSourceOptions } from '../data-source-options.js';
 import { MIGRATION_LOCK } from '../migrate.js';
-import { asegurarParticiones } from './particiones.js';
+import { type Aseguradas, asegurarEnTransaccion } from './particiones.js';
 import type { PartitionedTable } from './particionadas.js';
 
 /** What the scheduler needs: who owns the tables, and which they are. */
@@ -30,7 +30,7 @@ export const PARTICIONES_OPTIONS = Symbol('PARTICIONES_OPTIONS');
 @Injectable()
 export class ParticionesScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private running?: Promise<Aseguradas | null>;
   private readonly log: Logger;
 
   constructor(
@@ -51,13 +51,13 @@ export class ParticionesScheduler implements OnApplicationBootstrap, OnModuleDes
     await this.running;
   }
 
-  /** One run now (also what the timer calls); resolves when done, never rejects. */
-  tick(now = new Date()): Promise<void> {
+  /** One run now (also what the timer calls): what it did, or null when it failed; never rejects. */
+  tick(now = new Date()): Promise<Aseguradas | null> {
     this.running ??= this.run(now).finally(() => (this.running = undefined));
     return this.running;
   }
 
-  private async run(now: Date): Promise<void> {
+  private async run(now: Date): Promise<Aseguradas | null> {
     const ds = new DataSource(dataSourceOptions(this.options.ownerUrl, 1));
     try {
       await ds.initialize();
@@ -65,20 +65,17 @@ export class ParticionesScheduler implements OnApplicationBootstrap, OnModuleDes
       try {
         await q.connect();
         await q.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        await q.startTransaction();
-        const done = await asegurarParticiones(q, this.options.tables, now);
-        await q.commitTransaction();
+        const done = await asegurarEnTransaccion(q, this.options.tables, now);
         if (done.creadas.length > 0 || done.abiertas.length > 0)
           this.log.info(done, 'partitions ahead created; month opened');
-      } catch (err) {
-        if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
-        throw err;
+        return done;
       } finally {
         await q.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
         await q.release();
       }
     } catch (err) {
       this.log.warn({ err }, 'creating partitions ahead failed; retried at the next tick');
+      return null;
     } finally {
       if (ds.isInitialized) await ds.destroy();
     }

@@ -1,3 +1,4 @@
+import type { QueryRunner } from 'typeorm';
 import type { PartitionedTable } from './particionadas.js';
 import {
   compare,
@@ -85,12 +86,8 @@ export async function asegurarParticiones(
   ahead = MESES_ADELANTE,
 ): Promise<Aseguradas> {
   const actual = periodoDe(now);
-  const creadas: string[] = [];
-  // Never queue long behind another DDL (an operator's detach, an index build): a later run
-  // finds the months still missing, and three months ahead leave time.
-  await q.query(`SET LOCAL lock_timeout = '10s'`);
-  // Parents before the tables that follow them: a follower's partition is only ever needed
-  // once its parent's is there (and dropped before it).
+  const missing: Array<{ t: PartitionedTable; p: Periodo; name: string }> = [];
+  // Parents before the tables that follow them (dropping goes backwards).
   for (const t of ordered(tables)) {
     for (let i = 0; i <= ahead; i++) {
       const p = siguiente(actual, i);
@@ -99,12 +96,25 @@ export async function asegurarParticiones(
         'SELECT to_regclass($1) IS NOT NULL AS exists',
         [name],
       );
-      if (exists) continue;
-      for (const sql of createPartitionSql(t, p)) await q.query(sql);
-      await nombrarIndices(q, name);
-      creadas.push(name);
+      if (!exists) missing.push({ t, p, name });
     }
   }
+  if (missing.length > 0) {
+    // Attaching takes SHARE ROW EXCLUSIVE on every table the new partitions' foreign keys
+    // join (and all their partitions), which writes wait on. Taken one by one, a write holding
+    // one and waiting on another could deadlock with this run, and every lock held while
+    // waiting stalls the writes queued behind it: so all at once, first, waiting at most
+    // 200 ms (the caller tries again: asegurarEnTransaccion), then ~50 ms of DDL.
+    await q.query(`SET LOCAL lock_timeout = '200ms'`);
+    await q.query(
+      `LOCK TABLE ${(await joined(q, tables)).map(ident).join(', ')} IN SHARE ROW EXCLUSIVE MODE`,
+    );
+    for (const m of missing) {
+      for (const sql of createPartitionSql(m.t, m.p)) await q.query(sql);
+      await nombrarIndices(q, m.name);
+    }
+  }
+  const creadas = missing.map((m) => m.name);
   const abiertas: Aseguradas['abiertas'] = [];
   for (const t of tables) {
     if (!t.sequenceOf) continue;
@@ -118,19 +128,68 @@ export async function asegurarParticiones(
     // instant is never before the ids it promises.
     const rows = await q.query<Array<{ periodo: string }>>(
       `WITH s AS (
-         SELECT setval($1::regclass, $2::bigint, false) AS v
+         SELECT setval('${sequence}'::regclass, $2::bigint, false) AS v
           WHERE (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END
                    FROM ${sequence}) < $2::bigint
        )
        INSERT INTO particiones_aperturas (secuencia, periodo, primer_id, at)
        SELECT $1, $3::date, $2::bigint, clock_timestamp() FROM s
        RETURNING periodo::text`,
-      [sequence, first, `${actual.year}-${String(actual.month).padStart(2, '0')}-01`],
+      [
+        `${t.table}.${t.sequenceOf}`,
+        first,
+        `${actual.year}-${String(actual.month).padStart(2, '0')}-01`,
+      ],
     );
     if (rows.length > 0)
-      abiertas.push({ secuencia: sequence, periodo: rows[0].periodo, primer_id: first });
+      abiertas.push({
+        secuencia: `${t.table}.${t.sequenceOf}`,
+        periodo: rows[0].periodo,
+        primer_id: first,
+      });
   }
   return { creadas, abiertas };
+}
+
+/** The partitioned tables and every table their foreign keys join, either way, by name. */
+async function joined(q: Sql, tables: readonly PartitionedTable[]): Promise<string[]> {
+  const rows = await q.query<Array<{ name: string }>>(
+    `SELECT DISTINCT t.relname AS name FROM pg_constraint c
+       JOIN pg_class t ON t.oid IN (c.conrelid, c.confrelid)
+      WHERE c.contype = 'f' AND NOT t.relispartition
+        AND (c.conrelid::regclass::text = ANY($1) OR c.confrelid::regclass::text = ANY($1))
+     UNION SELECT unnest($1::text[])
+     ORDER BY 1`,
+    [tables.map((t) => t.table)],
+  );
+  return rows.map((r) => r.name);
+}
+
+/** Codes of a run that lost to the writes: lock_not_available (its timeout), deadlock_detected. */
+const RETRIABLE = new Set(['55P03', '40P01']);
+
+/**
+ * asegurarParticiones in its own transaction on `q`, tried again (up to 20 times, a little
+ * later each time) when it lost its locks to the writes: the start's run and the hourly one.
+ */
+export async function asegurarEnTransaccion(
+  q: QueryRunner,
+  tables: readonly PartitionedTable[],
+  now = new Date(),
+): Promise<Aseguradas> {
+  for (let attempt = 1; ; attempt++) {
+    await q.startTransaction();
+    try {
+      const done = await asegurarParticiones(q, tables, now);
+      await q.commitTransaction();
+      return done;
+    } catch (err) {
+      await q.rollbackTransaction();
+      const e = err as { code?: string; driverError?: { code?: string } };
+      if (!RETRIABLE.has(e.code ?? e.driverError?.code ?? '') || attempt === 20) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
 }
 
 /** Leaders first, then the tables that follow them (creation order; dropping goes backwards). */

@@ -37,7 +37,7 @@ export class AnulacionService {
     const own = ID_TRANSACCION.test(id) ? await this.recetas.findForClient(client.id, id) : null;
     const event = { tipo: 'anulacion', actor: client.id, cuir: own?.cuir };
     try {
-      await this.transactions.run(async () => {
+      await this.transactions.runRetryingDeadlock(async () => {
         const r = own && (await this.recetas.lockForUpdate({ id_transaccion: id }));
         if (!r || r.client_id !== client.id) throw notFound('Prescription');
         if (r.anulada_at) return; // cancelled already: the same answer, nothing recorded again

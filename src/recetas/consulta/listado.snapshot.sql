@@ -13,6 +13,16 @@ WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE cli
        FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
       ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC;
 
+-- listingSql: from a month on
+WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4 AND id_transaccion >= $5
+    ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $6) s),
+       page AS (SELECT id_transaccion FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4 AND id_transaccion >= $5
+    ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $7 OFFSET $8)
+     SELECT c.counted, r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion,
+            r.matricula_profesional, r.documento_paciente, r.documento_cifrado, r.estado
+       FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
+      ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC;
+
 -- listingSql: every filter
 WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 FROM recetas WHERE client_id = $1 AND fecha_creacion >= $2 AND fecha_creacion <= $3 AND id_transaccion <= $4 AND matricula_profesional = $5 AND (documento_indice = $6 OR documento_paciente = $7) AND estado = $8
     ORDER BY fecha_creacion DESC, id_transaccion DESC LIMIT $9) s),

@@ -35,7 +35,11 @@ export interface DocumentoBuscado {
 }
 
 /** The filters as the statement takes them: the document by its blind index. */
-export type ListingFilters = Omit<ListFilters, 'documento'> & { documento?: DocumentoBuscado };
+export type ListingFilters = Omit<ListFilters, 'documento'> & {
+  documento?: DocumentoBuscado;
+  /** The lowest id the range can hold (apertura.ts): the months below are not planned. */
+  idDesde?: string;
+};
 
 export interface RecetaSummary {
   id_transaccion: string;
@@ -72,6 +76,7 @@ export function listingSql(
     `fecha_creacion <= ${p.add(f.hasta)}`,
     `id_transaccion <= ${p.add(asOf)}`,
   ];
+  if (f.idDesde) where.push(`id_transaccion >= ${p.add(f.idDesde)}`);
   if (f.matricula) where.push(`matricula_profesional = ${p.add(f.matricula)}`);
   if (f.documento)
     where.push(

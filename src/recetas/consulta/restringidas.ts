@@ -28,7 +28,7 @@ const part = (field: 'jurisdiction' | 'prescriptionType' | 'medicationType', ali
  */
 export function restringidasQuery(
   q: SelectQueryBuilder<RecetaEntity>,
-  f: Omit<FiltroRestringidas, 'documento'> & { documento?: DocumentoBuscado },
+  f: Omit<FiltroRestringidas, 'documento'> & { documento?: DocumentoBuscado; idDesde: string },
 ): SelectQueryBuilder<RecetaEntity> {
   const r = q.alias;
   q.where(`${part('prescriptionType', r)} = '01' AND ${part('medicationType', r)} IN ('03', '04')`)
@@ -38,7 +38,9 @@ export function restringidasQuery(
     .andWhere(`${r}.fecha_creacion >= :desde AND ${r}.fecha_creacion <= :hasta`, {
       desde: f.desde,
       hasta: f.hasta,
-    });
+    })
+    // The months before the range are left out of the plan (apertura.ts).
+    .andWhere(`${r}.id_transaccion >= :idDesde`, { idDesde: f.idDesde });
   if (f.subtipo) q.andWhere(`${part('medicationType', r)} = :subtipo`, { subtipo: f.subtipo });
   if (f.matricula)
     q.andWhere(`${r}.matricula_profesional = :matricula`, { matricula: f.matricula });
