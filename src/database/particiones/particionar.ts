@@ -9,6 +9,11 @@ export interface Particionado {
   primaryKey: readonly string[];
   /** The first partition's upper bound (`<table>_p0`, from MINVALUE): the first month's start. */
   firstBound: string;
+  /**
+   * A month's partition to create before the copy (`{ suffix: 'p2026_11', from, to }`): for a
+   * table cut by time, whose rows of this month exist already (`verificaciones_cuir`).
+   */
+  month?: { suffix: string; from: string; to: string };
   /** Indexes of the plain table not to carry over (a UNIQUE the partition key is not in). */
   dropIndexes?: readonly string[];
   /** Index definitions to change on the way (by name: the new CREATE INDEX). */
@@ -60,6 +65,13 @@ export async function particionarTabla(q: Sql, p: Particionado): Promise<void> {
     if (!indexes.some((i) => i.name === name)) await q.query(p.replaceIndexes![name]);
   }
   await nombrarIndices(q, `${t}_p0`);
+  if (p.month) {
+    const name = `${t}_${p.month.suffix}`;
+    await q.query(
+      `CREATE TABLE ${name} PARTITION OF ${t} FOR VALUES FROM (${p.month.from}) TO (${p.month.to})`,
+    );
+    await nombrarIndices(q, name);
+  }
   await q.query(`INSERT INTO ${t} OVERRIDING SYSTEM VALUE SELECT * FROM ${previa}`);
   const identities = await q.query<Array<{ col: string }>>(
     `SELECT attname AS col FROM pg_attribute

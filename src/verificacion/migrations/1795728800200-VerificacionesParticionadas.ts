@@ -1,6 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { particionarTabla, retirarPrevia } from '../../database/particiones/particionar.js';
-import { periodoDe, primerInstante } from '../../database/particiones/periodos.js';
+import {
+  periodoDe,
+  primerInstante,
+  siguiente,
+  sufijo,
+} from '../../database/particiones/periodos.js';
 
 /**
  * The verifications by CUIR partitioned by month of `at` (SPEC 10): they are read by time
@@ -12,11 +17,18 @@ export class VerificacionesParticionadas1795728800200 implements MigrationInterf
   name = 'VerificacionesParticionadas1795728800200';
 
   async up(q: QueryRunner): Promise<void> {
+    const month = periodoDe(new Date());
     await particionarTabla(q, {
       table: 'verificaciones_cuir',
       by: 'RANGE (at)',
       primaryKey: ['id', 'at'],
-      firstBound: `'${primerInstante(periodoDe(new Date()))}'`,
+      firstBound: `'${primerInstante(month)}'`,
+      // This month's verifications are in the table already: their month comes first.
+      month: {
+        suffix: `p${sufijo(month)}`,
+        from: `'${primerInstante(month)}'`,
+        to: `'${primerInstante(siguiente(month))}'`,
+      },
     });
     await retirarPrevia(q, 'verificaciones_cuir');
     await q.query(`ALTER TABLE verificaciones_cuir
