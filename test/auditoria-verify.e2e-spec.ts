@@ -1,4 +1,5 @@
 import { AuditVerifier } from '../src/auditoria/audit-verifier.js';
+import { asegurarParticiones } from '../src/database/particiones/particiones.js';
 import { AuditDatabase, AuditHandle, openAuditDatabase, runCli } from './support/audit-db.js';
 
 const client = '0b5c7a4e-1111-4222-8333-444455556666';
@@ -366,5 +367,55 @@ describe('event log: verify and purge', () => {
     expect(verify.code).toBe(0);
     expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true, sellos_purgados: seals.size });
     expect((await cli(['purgar', '--antes-de', '2016-01-01'])).stdout).toMatch(/^nothing to purge/);
+  });
+});
+
+/**
+ * `auditoria purgar` on a log partitioned by month (SPEC 10): a month holding only events of
+ * purged seals is dropped whole (its partition), not deleted row by row; the seals stay, and
+ * verify still passes.
+ */
+describe('event log: purge drops whole months', () => {
+  let db: AuditDatabase;
+  let a: AuditHandle;
+  const cli = (args: string[]) => runCli(db.url, ['auditoria', ...args]);
+
+  beforeAll(async () => {
+    db = await openAuditDatabase();
+    a = await db.open();
+    // The months as the service makes them: this one and those ahead, the sequence moved on.
+    await a.ds.transaction((tx) =>
+      asegurarParticiones(tx, [{ table: 'auditoria_eventos', rango: 'id', sequenceOf: 'id' }]),
+    );
+  });
+  afterAll(() => db?.close());
+
+  it('drops the first partition when all its events are purged, deletes the rest row by row', async () => {
+    // Events of 2015 in the first partition (ids from before the months), as a forger writes them.
+    await db.forge(
+      `INSERT INTO auditoria_eventos (id, at, tipo, actor, resultado, hash) OVERRIDING SYSTEM VALUE
+         SELECT g, timestamptz '2015-03-01 10:00Z' + g * interval '1 hour', 'registro', 'paciente', 'ok', '\\x00'
+           FROM generate_series(1, 6) g;
+       UPDATE auditoria_eventos e SET ${REHASH} WHERE at < '2016-01-01'`,
+    );
+    await a.sealAll();
+    for (let i = 0; i < 3; i++)
+      await a.service.record({ tipo: 'registro', actor: client, resultado: 'ok' });
+    await a.sealAll();
+
+    const run = await cli(['purgar', '--antes-de', '2016-01-01', '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      eventos: 6,
+      particiones: ['auditoria_eventos_p0'],
+    });
+    expect(await a.ds.query(`SELECT to_regclass('auditoria_eventos_p0') AS t`)).toEqual([
+      { t: null },
+    ]);
+    const [{ n }] = await a.ds.query(`SELECT count(*)::int AS n FROM auditoria_eventos`);
+    expect(n).toBeGreaterThanOrEqual(3);
+    const verify = await cli(['verificar', '--json']);
+    expect(verify.code).toBe(0);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true, problemas: [] });
   });
 });

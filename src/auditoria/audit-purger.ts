@@ -10,6 +10,8 @@ export interface PurgeResult {
   purga: string | null;
   sellos: number;
   eventos: number;
+  /** The log's months dropped whole (their partitions), oldest first. */
+  particiones: string[];
 }
 
 /**
@@ -54,8 +56,14 @@ export class AuditPurger {
     return this.sellos.transaction(async (tx) => {
       await this.sellos.lock(tx); // one purge (or seal) at a time
       const found = await this.sellos.purgeable(tx, antesDe);
-      if (found.n === 0) return { antes_de: antesDe, purga: null, sellos: 0, eventos: 0 };
-      const { purga, deleted } = await this.sellos.purge(tx, antesDe, found.sellos, found.eventos);
+      if (found.n === 0)
+        return { antes_de: antesDe, purga: null, sellos: 0, eventos: 0, particiones: [] };
+      const { purga, deleted, particiones } = await this.sellos.purge(
+        tx,
+        antesDe,
+        found.sellos,
+        found.eventos,
+      );
       if (deleted !== Number(found.eventos)) {
         // Rolled back: the seals and their events disagree, which verify explains.
         throw new DomainError(
@@ -63,7 +71,7 @@ export class AuditPurger {
           `refused: the seals' events number ${deleted}, their seals say ${found.eventos}; run auditoria verificar`,
         );
       }
-      return { antes_de: antesDe, purga, sellos: found.n, eventos: deleted };
+      return { antes_de: antesDe, purga, sellos: found.n, eventos: deleted, particiones };
     });
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { copyOut } from '../database/copy-out.js';
+import { listarParticiones } from '../database/particiones/particiones.js';
 import { COPY_SETTINGS } from './audit-copy.js';
 import type { SealFields } from './audit-hash.js';
 import { AuditPurgeEntity } from './entities/audit-purge.entity.js';
@@ -11,6 +12,7 @@ import {
   COUNT_PENDING_SQL,
   COUNT_WRITTEN_IN_SQL,
   PURGE_EVENTS_SQL,
+  STAYING_FROM_XID_SQL,
   PURGEABLE_SQL,
   SEAL_BY_ID_SQL,
   SEAL_SQL,
@@ -36,6 +38,8 @@ export interface WrittenSeal {
   /** The seal stopped at the size cap: more finished events are waiting for the next one. */
   partial: boolean;
 }
+
+const DIGITS = /^[0-9]{1,20}$/;
 
 /** Ids per COPY statement of verify (at most that many rows: about a second's worth). */
 const COPY_IDS = 200_000n;
@@ -163,15 +167,19 @@ export class AuditSealsRepository {
   }
 
   /**
-   * Records the purge and deletes the events of those seals, in `tx`. The delete trigger lets
-   * them go only with the purge flag, this record, and each event older than five years.
+   * Records the purge and removes the events of those seals, in `tx`: the months of the log
+   * (its partitions, database/particiones/) holding nothing but purged events are dropped
+   * whole, the rest deleted row by row. The delete trigger lets rows go only with the purge
+   * flag, this record, and each event older than five years; a month is dropped only when
+   * every event in it is a purged seal's. The drops come last: they lock the log against new
+   * events until the commit, which follows at once.
    */
   async purge(
     tx: EntityManager,
     before: string,
     sellos: string,
     eventos: string,
-  ): Promise<{ purga: string; deleted: number }> {
+  ): Promise<{ purga: string; deleted: number; particiones: string[] }> {
     const written = await tx
       .getRepository(AuditPurgeEntity)
       .insert({ antesDe: before, sellos, eventos });
@@ -179,7 +187,45 @@ export class AuditSealsRepository {
     await tx.query(`SET LOCAL auditoria.purga = 'on'`);
     // Years of events can outlast the usual statement timeout.
     await tx.query('SET LOCAL statement_timeout = 0');
-    const [, deleted] = await tx.query<[unknown, number]>(PURGE_EVENTS_SQL, [sellos]);
-    return { purga: id, deleted };
+    const months = await this.wholeMonths(tx);
+    const floor = months.length > 0 ? months[months.length - 1].hasta : '0';
+    const [, deleted] = await tx.query<[unknown, number]>(PURGE_EVENTS_SQL, [sellos, floor]);
+    for (const m of months) {
+      await tx.query(`ALTER TABLE auditoria_eventos DETACH PARTITION ${m.name}`);
+      await tx.query(`DROP TABLE ${m.name}`);
+    }
+    return {
+      purga: id,
+      deleted: deleted + months.reduce((n, m) => n + m.n, 0),
+      particiones: months.map((m) => m.name),
+    };
+  }
+
+  /**
+   * The log's months, oldest first, that hold events and only purged ones (no event of a
+   * transaction at or past STAYING_FROM_XID_SQL's): up to the first that does not.
+   */
+  private async wholeMonths(
+    tx: EntityManager,
+  ): Promise<Array<{ name: string; hasta: string; n: number }>> {
+    const [{ xid }] = await tx.query<Array<{ xid: string }>>(STAYING_FROM_XID_SQL);
+    const parts = (await listarParticiones(tx, [{ table: 'auditoria_eventos', rango: 'id' }])).sort(
+      (a, b) => (a.periodo ?? '').localeCompare(b.periodo ?? ''),
+    );
+    const out: Array<{ name: string; hasta: string; n: number }> = [];
+    for (const p of parts) {
+      if (!/^auditoria_eventos_p(0|\d{4}_\d{2})$/.test(p.particion) || !DIGITS.test(p.hasta)) break;
+      const [{ stays }] = await tx.query<Array<{ stays: boolean }>>(
+        `SELECT EXISTS (SELECT 1 FROM ${p.particion} WHERE xid >= $1::xid8) AS stays`,
+        [xid],
+      );
+      if (stays) break;
+      const [{ n }] = await tx.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM ${p.particion}`,
+      );
+      if (n === 0) break; // a month ahead, or a month without events: left to the next purge
+      out.push({ name: p.particion, hasta: p.hasta, n });
+    }
+    return out;
   }
 }

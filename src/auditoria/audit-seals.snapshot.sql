@@ -15,7 +15,8 @@ SELECT COALESCE(range_agg(int8range(s.id, s.id, '[]')), '{}')::text AS sellos,
 
 -- PURGE_EVENTS_SQL
 DELETE FROM auditoria_eventos e USING auditoria_sellos s
-  WHERE s.id <@ $1::int8multirange AND e.xid >= s.xid_desde AND e.xid < s.xid_hasta;
+  WHERE s.id <@ $1::int8multirange AND e.xid >= s.xid_desde AND e.xid < s.xid_hasta
+    AND e.id >= $2::bigint;
 
 -- SEALING_STATE_SQL
 WITH head AS (SELECT xid_hasta, at FROM auditoria_sellos ORDER BY id DESC LIMIT 1)
@@ -66,6 +67,13 @@ WITH prev AS (
   SELECT h.id, h.desde, h.hasta, ev.n, ev.ids, ev.ultimo_at, ev.digest, ''::bytea, ''::bytea
     FROM h, ev WHERE ev.n > 0
   RETURNING id::text, eventos::int, xid_hasta < (SELECT xmin FROM h) AS partial;
+
+-- STAYING_FROM_XID_SQL
+SELECT coalesce(
+    (SELECT min(s.xid_desde) FROM auditoria_sellos s
+      WHERE NOT EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id)),
+    (SELECT max(s.xid_hasta) FROM auditoria_sellos s),
+    '0'::xid8)::text AS xid;
 
 -- STRANGERS_SQL
 SELECT e.id::text FROM auditoria_eventos e

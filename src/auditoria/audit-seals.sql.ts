@@ -81,9 +81,24 @@ export const PURGEABLE_SQL = `SELECT COALESCE(range_agg(int8range(s.id, s.id, '[
    WHERE s.ultimo_at < ($1::date)::timestamp AT TIME ZONE 'UTC'
      AND NOT EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id)`;
 
-/** The events of the seals in `$1` (an int8multirange), by their writing transactions. */
+/**
+ * The events of the seals in `$1` (an int8multirange), by their writing transactions, whose id
+ * is `$2` or more: the months below are dropped whole instead (AuditSealsRepository.purge).
+ */
 export const PURGE_EVENTS_SQL = `DELETE FROM auditoria_eventos e USING auditoria_sellos s
-  WHERE s.id <@ $1::int8multirange AND e.xid >= s.xid_desde AND e.xid < s.xid_hasta`;
+  WHERE s.id <@ $1::int8multirange AND e.xid >= s.xid_desde AND e.xid < s.xid_hasta
+    AND e.id >= $2::bigint`;
+
+/**
+ * The writing transaction from which events stay after the purges recorded so far: the first
+ * seal no purge covers, else the end of the last seal (the unsealed events stay), else 0. Seals
+ * cover the transactions from 0 up without gaps, so an event below it is a purged seal's.
+ */
+export const STAYING_FROM_XID_SQL = `SELECT coalesce(
+    (SELECT min(s.xid_desde) FROM auditoria_sellos s
+      WHERE NOT EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id)),
+    (SELECT max(s.xid_hasta) FROM auditoria_sellos s),
+    '0'::xid8)::text AS xid`;
 
 /**
  * The first event no seal covers yet (the one with the lowest writing transaction at or past the

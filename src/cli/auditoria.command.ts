@@ -98,5 +98,6 @@ function describeSeal(run: SealRun): string {
 
 function describePurge(r: PurgeResult): string {
   if (!r.purga) return `nothing to purge: no unpurged seal is entirely older than ${r.antes_de}`;
-  return `purged ${r.eventos} events of ${r.sellos} seal(s) older than ${r.antes_de} (purge ${r.purga}); the seals remain`;
+  const dropped = r.particiones.length > 0 ? `; months dropped: ${r.particiones.join(', ')}` : '';
+  return `purged ${r.eventos} events of ${r.sellos} seal(s) older than ${r.antes_de} (purge ${r.purga}); the seals remain${dropped}`;
 }

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+} from 'node:crypto';
+import { randomBytesPooled } from '../../common/crypto/random-pool.js';
 
 /**
  * The patient's data at rest (SPEC 10): sealed with AES-256-GCM under a key named by its id,
@@ -60,13 +67,24 @@ export function parseClaves(text: string): { claves?: ClavesDatos; problems: str
   return problems.length || !actual ? { problems } : { claves: { actual, claves }, problems };
 }
 
+/**
+ * Each key's KeyObject, made once: given a raw Buffer, every cipher and HMAC call builds one
+ * anew, which cost ~25 of a seal's ~37 µs (Node 24, measured; BENCHMARKS.md, session 11).
+ */
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+const keyObject = (key: Buffer): KeyObject => {
+  let k = keyObjects.get(key);
+  if (!k) keyObjects.set(key, (k = createSecretKey(key)));
+  return k;
+};
+
 const aad = (campo: string, cuir: string) => Buffer.from(`${campo}:${cuir}`, 'utf8');
 
 /** Seals `plano` under the current key, bound to the prescription `cuir` and its column. */
 export function sellar(claves: ClavesDatos, campo: string, cuir: string, plano: string): Buffer {
   const kid = Buffer.from(claves.actual, 'ascii');
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', claves.claves.get(claves.actual)!, iv);
+  const iv = randomBytesPooled(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', keyObject(claves.claves.get(claves.actual)!), iv);
   cipher.setAAD(aad(campo, cuir));
   const body = Buffer.concat([cipher.update(plano, 'utf8'), cipher.final()]);
   return Buffer.concat([Buffer.from([VERSION, kid.length]), kid, iv, cipher.getAuthTag(), body]);
@@ -91,7 +109,7 @@ export function abrir(claves: ClavesDatos, campo: string, cuir: string, sellado:
   const iv = sellado.subarray(start, start + IV_BYTES);
   const tag = sellado.subarray(start + IV_BYTES, start + IV_BYTES + TAG_BYTES);
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, iv);
+    const decipher = createDecipheriv('aes-256-gcm', keyObject(key), iv);
     decipher.setAAD(aad(campo, cuir));
     decipher.setAuthTag(tag);
     const body = sellado.subarray(start + IV_BYTES + TAG_BYTES);
@@ -108,7 +126,7 @@ export function abrir(claves: ClavesDatos, campo: string, cuir: string, sellado:
  * when the data keys rotate), of the document as stored (digits only), cut to 128 bits.
  */
 export function indiceDocumento(clave: Buffer, documento: string): Buffer {
-  return createHmac('sha256', clave)
+  return createHmac('sha256', keyObject(clave))
     .update(`dni:${documento.replaceAll('.', '')}`)
     .digest()
     .subarray(0, INDICE_BYTES);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled } from '../../common/crypto/random-pool.js';
 import { CompanionStatement, GuardStatement, SqlParams } from '../../common/sql/sql-params.js';
 import { contenidoColumnas, type ContenidoReceta, itemGuardado } from '../contenido/contenido.js';
 import type { HistoryEntry } from '../entities/receta-historial.entity.js';
@@ -99,7 +99,7 @@ export function insertRegistrationSql(
     c.cobertura_plan,
     sellado.personales_cifrado,
     // content_sha256 commits to the patient's data under it (receta-content-hash.ts).
-    randomBytes(16),
+    randomBytesPooled(16),
   ].map((v) => p.add(v));
   const h = REGISTERED;
   const history = [h.evento, h.estado, h.intento, h.resultado, h.detalle].map((v) => p.add(v));
