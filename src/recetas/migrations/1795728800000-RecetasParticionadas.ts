@@ -11,11 +11,6 @@ const FOREIGN_KEYS: ReadonlyArray<[table: string, name: string, definition: stri
     'FOREIGN KEY (cuir, id_transaccion) REFERENCES recetas_cuir (cuir, id_transaccion)',
   ],
   [
-    'receta_historial',
-    'receta_historial_id_transaccion_fkey',
-    'FOREIGN KEY (id_transaccion) REFERENCES recetas (id_transaccion) ON DELETE CASCADE',
-  ],
-  [
     'dispensa_reservas',
     'dispensa_reservas_id_transaccion_fkey',
     'FOREIGN KEY (id_transaccion) REFERENCES recetas (id_transaccion)',
@@ -61,6 +56,12 @@ const FOREIGN_KEYS: ReadonlyArray<[table: string, name: string, definition: stri
  * registration writes in its statement and every read by CUIR goes through; the composite
  * foreign key from `recetas` makes every prescription have its row there, so no path can
  * register a CUIR twice.
+ *
+ * History keeps no foreign key to `recetas`: checked through the partitioned table on every
+ * insert, it cost a tenth of the registration's throughput (BENCHMARKS.md, session 11: ×1.11
+ * without it, the other keys kept). A history row is only written in the registration's
+ * statement, beside its prescription, or under the prescription's row lock, and a month's
+ * history is dropped with the month's prescriptions.
  *
  * Every row is kept: each table is copied into its first partition (`_p0`, below every month),
  * ids unchanged. The months from now on are created by the service (ParticionesService), which
