@@ -9,6 +9,7 @@ import { UndeclaredQueryCheck } from './common/validation/undeclared-query.js';
 import { AppConfig, migrationUrl } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { ParticionesMetrics } from './database/particiones/particiones.metrics.js';
 import {
   PARTICIONES_OPTIONS,
   ParticionesScheduler,
@@ -57,6 +58,7 @@ export class AppModule {
           },
         },
         ParticionesScheduler,
+        ParticionesMetrics,
       ],
     };
   }

@@ -127,6 +127,9 @@ describe('partitions by month', () => {
       { secuencia: 'auditoria_eventos.id', primer_id: primerId(actual).toString() },
       { secuencia: 'recetas.id_transaccion', primer_id: primerId(actual).toString() },
     ]);
+    // The operators' gauge says three months ahead (ops: PartitionsAheadLow below two).
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toMatch(/^particiones_meses_adelante 3$/m);
     // A registration lands in this month's partition, with everything that hangs off it.
     const r = await registered();
     expect(BigInt(r.id) >= primerId(actual)).toBe(true);
