@@ -28,6 +28,31 @@ const isDate = (s: string): boolean =>
   /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 /**
+ * `--antes-de` of a purge (the event log's, or `particiones borrar`'s months): a real date, at
+ * least `years` (never under MIN_RETENTION_YEARS) before `now`; otherwise VALIDATION_FAILED
+ * naming the latest date accepted, and the setting that raised the retention when there is one.
+ */
+export function checkedPurgeDate(
+  antesDe: string,
+  years: number,
+  now = new Date(),
+  setting?: string,
+): string {
+  if (!isDate(antesDe)) {
+    throw new DomainError('VALIDATION_FAILED', `--antes-de must be a date YYYY-MM-DD: ${antesDe}`);
+  }
+  const floor = Math.max(years, MIN_RETENTION_YEARS);
+  const latest = latestPurgeDate(now, floor);
+  if (antesDe > latest) {
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `refused: ${antesDe} is within the retention of ${floor} years${setting ? ` (${setting})` : ''}; the latest date a purge accepts today is ${latest}`,
+    );
+  }
+  return antesDe;
+}
+
+/**
  * Removes the events of whole seals entirely older than a date past the retention, keeping
  * the seals (so the chain still verifies) and recording the purge (so verify knows those
  * seals' events are gone on purpose). One transaction: all of it or nothing.
@@ -39,20 +64,7 @@ export class AuditPurger {
   ) {}
 
   async purge(antesDe: string, now = new Date()): Promise<PurgeResult> {
-    if (!isDate(antesDe)) {
-      throw new DomainError(
-        'VALIDATION_FAILED',
-        `--antes-de must be a date YYYY-MM-DD: ${antesDe}`,
-      );
-    }
-    const years = Math.max(this.retentionYears, MIN_RETENTION_YEARS);
-    const latest = latestPurgeDate(now, years);
-    if (antesDe > latest) {
-      throw new DomainError(
-        'VALIDATION_FAILED',
-        `refused: ${antesDe} is within the retention of ${years} years (AUDIT_RETENTION_YEARS); the latest date a purge accepts today is ${latest}`,
-      );
-    }
+    checkedPurgeDate(antesDe, this.retentionYears, now, 'AUDIT_RETENTION_YEARS');
     return this.sellos.transaction(async (tx) => {
       await this.sellos.lock(tx); // one purge (or seal) at a time
       const found = await this.sellos.purgeable(tx, antesDe);

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { latestPurgeDate, MIN_RETENTION_YEARS } from '../auditoria/audit-purger.js';
-import { DomainError } from '../common/errors/domain-error.js';
+import { checkedPurgeDate, MIN_RETENTION_YEARS } from '../auditoria/audit-purger.js';
 import type { AppConfig } from '../config/app-config.js';
 import {
   listarParticiones,
@@ -25,23 +24,6 @@ function families(tables: readonly PartitionedTable[]): Map<string, PartitionedT
     out.set(leader, [...(out.get(leader) ?? []), t]);
   }
   return out;
-}
-
-const isDate = (s: string): boolean =>
-  /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
-
-/** A date a detach or drop may take: a real date, past the retention (5 years at least). */
-function checkedDate(antesDe: string, now = new Date()): string {
-  if (!isDate(antesDe))
-    throw new DomainError('VALIDATION_FAILED', `--antes-de must be a date YYYY-MM-DD: ${antesDe}`);
-  const latest = latestPurgeDate(now, MIN_RETENTION_YEARS);
-  if (antesDe > latest) {
-    throw new DomainError(
-      'VALIDATION_FAILED',
-      `refused: ${antesDe} is within the retention of ${MIN_RETENTION_YEARS} years; the latest date accepted today is ${latest}`,
-    );
-  }
-  return antesDe;
 }
 
 export interface MesSeparado {
@@ -92,7 +74,8 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
       .requiredOption('--antes-de <YYYY-MM-DD>', 'only months entirely before this date (UTC)')
       .option('--json', 'print one JSON object on stdout')
       .action(async (flags: { antesDe: string; json?: boolean }) => {
-        const antesDe = checkedDate(flags.antesDe);
+        // Past the regulation's 5 years, as the event log's purge (audit-purger.ts).
+        const antesDe = checkedPurgeDate(flags.antesDe, MIN_RETENTION_YEARS);
         const db = await openCliDatabase(config, [], { as: 'migration' });
         try {
           const done = await separar(db.dataSource, tables, antesDe, drop);

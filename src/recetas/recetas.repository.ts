@@ -215,7 +215,7 @@ export class RecetasRepository {
   }
 
   private async listing(f: ListFilters, watermark: string): Promise<ListingRow[]> {
-    const idDesde = await this.aperturas.primerIdDesde(RECETAS_SEQUENCE, aperturaAntesDe(f.desde));
+    const idDesde = await this.idDesde(f.desde);
     const { sql, values } = listingSql(
       { ...f, documento: this.buscado(f.documento), idDesde },
       watermark,
@@ -231,6 +231,11 @@ export class RecetasRepository {
     }));
   }
 
+  /** The lowest id a listing from `desde` can hold: the months below are left out (apertura.ts). */
+  private idDesde(desde: Date): Promise<string> {
+    return this.aperturas.primerIdDesde(RECETAS_SEQUENCE, aperturaAntesDe(desde));
+  }
+
   /** A DNI looked up: by its blind index, and in clear for rows not sealed yet. */
   private buscado(documento: string | undefined): DocumentoBuscado | undefined {
     return documento === undefined
@@ -240,7 +245,7 @@ export class RecetasRepository {
 
   /** The health authority's page of restricted prescriptions and their exact count (SPEC 9.3). */
   async restringidas(f: FiltroRestringidas): Promise<{ rows: RecetaEntity[]; total: number }> {
-    const idDesde = await this.aperturas.primerIdDesde(RECETAS_SEQUENCE, aperturaAntesDe(f.desde));
+    const idDesde = await this.idDesde(f.desde);
     const [rows, total] = await restringidasQuery(this.recetas.createQueryBuilder('r'), {
       ...f,
       documento: this.buscado(f.documento),
