@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { copyOut } from '../database/copy-out.js';
 import { listarParticiones } from '../database/particiones/particiones.js';
+import { SUFIJO_PARTICION } from '../database/particiones/periodos.js';
 import { COPY_SETTINGS } from './audit-copy.js';
 import type { SealFields } from './audit-hash.js';
 import { AuditPurgeEntity } from './entities/audit-purge.entity.js';
@@ -214,7 +215,8 @@ export class AuditSealsRepository {
     );
     const out: Array<{ name: string; hasta: string; n: number }> = [];
     for (const p of parts) {
-      if (!/^auditoria_eventos_p(0|\d{4}_\d{2})$/.test(p.particion) || !DIGITS.test(p.hasta)) break;
+      const own = p.particion.replace(SUFIJO_PARTICION, '') === 'auditoria_eventos';
+      if (!own || !SUFIJO_PARTICION.test(p.particion) || !DIGITS.test(p.hasta)) break;
       const [{ stays }] = await tx.query<Array<{ stays: boolean }>>(
         `SELECT EXISTS (SELECT 1 FROM ${p.particion} WHERE xid >= $1::xid8) AS stays`,
         [xid],

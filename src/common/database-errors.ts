@@ -1,8 +1,4 @@
-/**
- * A partition's copy of an index: the index's name and the partition's suffix
- * (`dispensa_items_una_vez_p2026_11`; database/particiones/particiones.ts names them so).
- */
-const PARTITION_SUFFIX = /_(p0|p\d{4}_\d{2})$/;
+import { SUFIJO_PARTICION } from '../database/particiones/periodos.js';
 
 /**
  * PostgreSQL's unique_violation, optionally on a named constraint or index — on a partitioned
@@ -20,7 +16,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
     code === '23505' &&
     (constraint === undefined ||
       name === constraint ||
-      (name !== undefined && name.replace(PARTITION_SUFFIX, '') === constraint))
+      (name !== undefined && name.replace(SUFIJO_PARTICION, '') === constraint))
   );
 }
 

@@ -8,6 +8,7 @@ import {
   primerId,
   primerInstante,
   siguiente,
+  SUFIJO_PARTICION,
   sufijo,
 } from './periodos.js';
 
@@ -50,7 +51,7 @@ export function createPartitionSql(t: PartitionedTable, p: Periodo): string[] {
  * isUniqueViolation (common/database-errors.ts) then matches to the table's by this suffix.
  */
 export async function nombrarIndices(q: Sql, partition: string): Promise<void> {
-  const suffix = /_(p0|p\d{4}_\d{2})$/.exec(partition)?.[1];
+  const suffix = SUFIJO_PARTICION.exec(partition)?.[1];
   if (!suffix) throw new Error(`not a partition's name: ${partition}`);
   const rows = await q.query<Array<{ child: string; parent: string }>>(
     `SELECT c.relname AS child, p.relname AS parent

@@ -14,6 +14,13 @@
  * (`<table>_p0`, ids from MINVALUE, or instants from MINVALUE).
  */
 
+/**
+ * A partition's suffix: `_p0` (the rows of before) or `_pYYYY_MM`. Its indexes carry it too
+ * (`dispensa_items_una_vez_p2026_11`: nombrarIndices), which is how a violation's index name is
+ * matched to its table's (common/database-errors.ts).
+ */
+export const SUFIJO_PARTICION = /_(p0|p\d{4}_\d{2})$/;
+
 /** A month, as its first day's year and month (1–12). */
 export interface Periodo {
   year: number;
