@@ -10,7 +10,9 @@
  * delivery, levers, profile, explain); --rounds=N; --duration=S; --fixed-duration=S;
  * --fixed-rate=N (else half the service's own max); --fixed-shape=bursts; --rows=N; --jobs=N;
  * --delivery-window=S; --delivery-workers=N; --quiet-wait=S; --database-url=URL; --keep-db;
- * --no-floor; --no-peer; --embedded (on the embedded PostgreSQL of `npm start`, not DATABASE_URL).
+ * --no-floor; --no-peer; --embedded (on the embedded PostgreSQL of `npm start`, not DATABASE_URL);
+ * --scale [--scale-rows=N --scale-events=N --scale-months=N --scale-clients=N]: the national-scale
+ * run instead of the scenarios (scenarios/scale.ts).
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -35,6 +37,7 @@ import { levers } from './scenarios/levers.js';
 import { listar } from './scenarios/listar.js';
 import { profiles } from './scenarios/profile.js';
 import { registrar, registrarContenido } from './scenarios/registrar.js';
+import { scale } from './scenarios/scale.js';
 import { documento } from './scenarios/documento.js';
 import { verificarCuir } from './scenarios/verificar-cuir.js';
 
@@ -77,7 +80,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    await runSuite(bench, sandbox.url, startedAt, build);
+    if (o.scale) await scale(bench, sandbox.url, startedAt);
+    else await runSuite(bench, sandbox.url, startedAt, build);
   } finally {
     await cleanup();
   }

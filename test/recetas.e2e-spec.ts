@@ -292,7 +292,10 @@ describe('POST /v1/recetas/registrar', () => {
       );
       // No request held the key before writing, so none saw it in progress: one answer is the
       // first, every other is its replay.
-      expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
+      // Status and error code side by side, so a failure says which 409 it was.
+      expect(answers.map((r) => `${r.status} ${r.body.error?.code ?? ''}`.trim())).toEqual(
+        Array(20).fill('201'),
+      );
       expect(answers.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
       expect(new Set(answers.map((r) => r.body.data.id_transaccion)).size).toBe(1);
       expect(await rowsWithCuir(body.cuir as string)).toBe(1);

@@ -82,6 +82,12 @@ export interface Options {
   peer: boolean;
   explainRepeat: number;
   quietWaitS: number;
+  /**
+   * --scale (issue 30): the national-scale run instead of the scenarios (scenarios/scale.ts):
+   * the cases at the 1M-row start, then again after seeding `scale.rows` prescriptions and
+   * `scale.events` events over `scale.months` months and `scale.clients` clients.
+   */
+  scale?: { rows: number; events: number; months: number; clients: number };
 }
 
 export function parseOptions(argv: string[], root: string): Options {
@@ -161,5 +167,15 @@ export function parseOptions(argv: string[], root: string): Options {
     peer: flags.get('no-peer') !== 'true',
     explainRepeat: quick ? 3 : 7,
     quietWaitS: num('quiet-wait', quick ? 0 : 90),
+    ...(flags.get('scale') === 'true'
+      ? {
+          scale: {
+            rows: num('scale-rows', 50_000_000),
+            events: num('scale-events', 2 * num('scale-rows', 50_000_000)),
+            months: num('scale-months', 60),
+            clients: num('scale-clients', 50),
+          },
+        }
+      : {}),
   };
 }

@@ -9,6 +9,7 @@ import {
 } from './db.js';
 import { issueCuirs, type Registrant } from './cuir-supply.js';
 import { log } from './log.js';
+import { sealingKeys, seedSealedCurrent } from './scale-seed.js';
 import * as req from './requests.js';
 
 export const PEPPER = 'bench-only-pepper-not-a-secret-0123456789';
@@ -65,6 +66,9 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
     PACIENTE_JWT_AUDIENCE: 'prescription-registry',
     CATALOG_SYNC_INTERVAL_MINUTES: '0',
     MINISTRY_DELIVERY_ENABLED: 'false',
+    // The scale run seeds years of events below the real ones' transaction ids: nothing may be
+    // sealed before (scenarios/scale.ts seals it all at the end, and times it).
+    ...(o.scale ? { AUDIT_SEAL_SECONDS: '0' } : {}),
   };
   const env = bench.serviceEnv;
   const registrant = async (name: string, cuirs: number): Promise<Registrant> => {
@@ -83,7 +87,20 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
   log('clients issued, database migrated');
   const sync = await syncCatalogue(ROOT, env);
   log(`catalogue mirror synced from the sandbox: ${sync.items} items in ${sync.duration_ms} ms`);
-  const seedBigMs = await seedRecetas(db.pool, clients.big.id, o.bigRows, 30, BIG_GROUP);
+  const seedBigMs = o.scale
+    ? await timed(() =>
+        // As the service stores them (the DNI sealed, its blind index): the scale run's 1M rows.
+        seedSealedCurrent(
+          db.pool,
+          sealingKeys(env.PATIENT_DATA_KEYS, PEPPER),
+          [clients.big.id],
+          1,
+          o.bigRows,
+          new Date(Date.now() - 30 * 86_400_000),
+          30 * 86_400,
+        ),
+      )
+    : await seedRecetas(db.pool, clients.big.id, o.bigRows, 30, BIG_GROUP);
   const seedSmallMs = await seedRecetas(db.pool, clients.small.id, o.smallRows, 30, SMALL_GROUP);
   const vacuumStart = performance.now();
   await vacuumAnalyze(db.pool, ['recetas', 'medicamentos']);
@@ -101,4 +118,10 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
     )
   ).rows.map((r) => r.code);
   return { clients, window: req.listingWindow(), codes, catalogItems: sync.items, sandboxUrl };
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await work();
+  return performance.now() - t0;
 }
