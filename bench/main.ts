@@ -46,8 +46,11 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   mkdirSync(RESULTS, { recursive: true });
   log(
-    `${o.quick ? 'quick' : 'full'} run${o.ab ? `, A/B against ${o.ab}` : ''}: ` +
-      `${[...o.scenarios].join(', ')}; node ${o.runtimes.join(' and ')}`,
+    o.scale
+      ? `scale run: ${o.scale.rows} prescriptions, ${o.scale.events} events, ${o.scale.months} months, ` +
+          `${o.scale.clients} clients; node ${o.runtimes[0]}`
+      : `${o.quick ? 'quick' : 'full'} run${o.ab ? `, A/B against ${o.ab}` : ''}: ` +
+          `${[...o.scenarios].join(', ')}; node ${o.runtimes.join(' and ')}`,
   );
   const runtimes: Runtime[] = [];
   for (const id of o.runtimes) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../src/idempotency/idempotency.service.js';
+import { CatalogoSyncService } from '../src/medicamentos/catalogo-sync.service.js';
 import { insertJobSql } from '../src/queue/job.sql.js';
 import { JobQueue } from '../src/queue/job-queue.js';
 import { createClient, TestClient } from './support/clients.js';
@@ -298,6 +299,23 @@ describe('POST /v1/recetas/registrar', () => {
       );
       expect(answers.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
       expect(new Set(answers.map((r) => r.body.data.id_transaccion)).size).toBe(1);
+      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+    });
+
+    it("after a catalogue sync (its codes' cache cleared), concurrent duplicates are still answered with the replay", async () => {
+      // A sync anywhere (another instance's, by NOTIFY) clears the cache of known codes; reading
+      // them again from the local mirror is not slow work, so no request holds the key first.
+      await register(t, a, registrationBody()).expect(201); // licence 123456 (02) cached
+      t.app.get(CatalogoSyncService).mirrorChanged();
+      const key = randomUUID();
+      const body = registrationBody();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => register(t, a, body, { 'Idempotency-Key': key })),
+      );
+      expect(answers.map((r) => `${r.status} ${r.body.error?.code ?? ''}`.trim())).toEqual(
+        Array(20).fill('201'),
+      );
+      expect(answers.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
       expect(await rowsWithCuir(body.cuir as string)).toBe(1);
     });
 

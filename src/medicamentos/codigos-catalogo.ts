@@ -28,7 +28,15 @@ export class CodigosCatalogo {
     ttlMs: number,
   ) {
     this.known =
-      ttlMs > 0 ? new LookupCache<true>({ ttlMs, negativeTtlMs: ttlMs, maxEntries: 50_000 }) : null;
+      ttlMs > 0
+        ? new LookupCache<true>({
+            ttlMs,
+            negativeTtlMs: ttlMs,
+            maxEntries: 50_000,
+            // A miss reads the local mirror: not the slow work a key is held for.
+            slowLoad: false,
+          })
+        : null;
   }
 
   /** Forgets every answer (a sync changed the mirror). */

@@ -8,6 +8,7 @@ import { RecetaContenido1795728400000 } from './migrations/1795728400000-RecetaC
 import { DatosPacienteCifrados1795728600000 } from './migrations/1795728600000-DatosPacienteCifrados.js';
 import { DatosPersonalesCifrados1795728700000 } from './migrations/1795728700000-DatosPersonalesCifrados.js';
 import { RecetasParticionadas1795728800000 } from './migrations/1795728800000-RecetasParticionadas.js';
+import { HistorialSinIndiceRepetido1795728800300 } from './migrations/1795728800300-HistorialSinIndiceRepetido.js';
 import { RecetasModule } from './recetas.module.js';
 import { recetasSettings } from './recetas.settings.js';
 
@@ -48,6 +49,7 @@ export const recetasSlice = defineSlice({
     DatosPersonalesCifrados1795728700000,
     // Also partitions the dispensas module's tables: one family, one migration (it re-keys them).
     RecetasParticionadas1795728800000,
+    HistorialSinIndiceRepetido1795728800300,
   ],
   partitionedTables: [
     { table: 'recetas', rango: 'id', sequenceOf: 'id_transaccion' },

@@ -120,6 +120,24 @@ describe('LookupCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('does not tell the slow-work listener of a load that is not slow (slowLoad: false)', async () => {
+    const { cache } = setup({ slowLoad: false });
+    let told = 0;
+    const listener = () => {
+      told++;
+      return Promise.resolve();
+    };
+    expect(
+      await onSlowWork(listener, () =>
+        cache.get(
+          'k',
+          loader(() => 'v'),
+        ),
+      ),
+    ).toBe('v');
+    expect(told).toBe(0);
+  });
+
   it('tells the slow-work listener before a load (a miss), not for an answer from memory (a hit)', async () => {
     const { cache } = setup();
     let told = 0;

@@ -23,6 +23,13 @@ export interface LookupCacheOptions<V = unknown> {
   serveStaleOn?: (err: unknown) => boolean;
   /** Called when a stale hit is served instead of the error (for a log line or a metric). */
   onStaleServed?: (err: unknown) => void;
+  /**
+   * Whether a load waits on an upstream registry (default true): the request is then told
+   * before it waits (common/http/slow-work.ts), and writes its Idempotency-Key as in progress.
+   * A load from this service's own database (the catalogue mirror) is not slow work: telling
+   * would cost a round trip, and answer concurrent duplicates 409 instead of a replay.
+   */
+  slowLoad?: boolean;
   now?: () => number;
 }
 
@@ -70,8 +77,10 @@ export class LookupCache<V> {
       this.entries.set(key, entry);
       return entry.value;
     }
-    const told = beforeSlowWork();
-    if (told) await told;
+    if (this.options.slowLoad !== false) {
+      const told = beforeSlowWork();
+      if (told) await told;
+    }
     try {
       return await this.loadOnce(key, load);
     } catch (err) {

@@ -1,12 +1,12 @@
-import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { Estado } from '../receta-state.js';
 
 /**
  * One state change or delivery attempt of a prescription's transaction (`receta_historial`),
- * partitioned with its prescription (by id_transaccion, which leads its key).
+ * partitioned with its prescription (by id_transaccion, which leads its key): the key
+ * (id_transaccion, id) is also the index a prescription's history is read by.
  */
 @Entity('receta_historial')
-@Index('receta_historial_transaccion', ['id_transaccion', 'id'])
 export class RecetaHistorialEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
   /**
