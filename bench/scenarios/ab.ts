@@ -1,12 +1,19 @@
 import { ROOT, type Build } from '../lib/bench.js';
-import { createApiClient, createBenchDatabase, type BenchDatabase } from '../lib/db.js';
+import {
+  createApiClient,
+  createBenchDatabase,
+  seedRecetas,
+  vacuumAnalyze,
+  type BenchDatabase,
+} from '../lib/db.js';
 import { issueCuirs, type Registrant } from '../lib/cuir-supply.js';
 import type { RequestFactory } from '../lib/load.js';
-import { log, median } from '../lib/log.js';
+import { label, log, median } from '../lib/log.js';
 import type { RunningProcess } from '../lib/proc.js';
 import * as req from '../lib/requests.js';
 import { maxRounds, warm, type Contender } from '../lib/rounds.js';
 import type { RuntimeId } from '../lib/runtime.js';
+import { BIG_GROUP } from '../lib/setup.js';
 import type { RunRecord } from '../lib/table.js';
 import { DispensablePool, probe } from './dispensar.js';
 import { listarCases } from './listar.js';
@@ -214,6 +221,13 @@ async function ownDatabase(
   const env = { ...bench.serviceEnv, DATABASE_URL: db.url };
   const client = await createApiClient(build.root, env, 'bench-registrar-ab');
   const reg = { ...client, cuirs: await issueCuirs(db.pool, client.id, OWN_DB_CUIRS) };
-  log(`A/B: ${build.label} on its own database ${db.name}, migrated by its own CLI`);
+  // The registrar's client already holds --rows prescriptions (1M in a full run), so each build
+  // writes into tables and indexes of that size, as on the shared database (issue 30: "at 1M rows").
+  const rows = bench.o.bigRows;
+  await seedRecetas(db.pool, client.id, rows, 30, BIG_GROUP);
+  await vacuumAnalyze(db.pool, ['recetas']);
+  log(
+    `A/B: ${build.label} on its own database ${db.name}, migrated by its own CLI, ${label(rows)} rows seeded`,
+  );
   return { db, reg };
 }

@@ -46,22 +46,25 @@ WITH prev AS (
            COALESCE((SELECT xid_hasta FROM prev), '0'::xid8) AS desde,
            pg_snapshot_xmin(pg_current_snapshot()) AS xmin
   ), cap AS (
-    SELECT e.xid FROM auditoria_eventos e, b
-     WHERE e.xid >= b.desde AND e.xid < b.xmin ORDER BY e.xid OFFSET $1 LIMIT 1
+    SELECT e.xid FROM auditoria_eventos e
+     WHERE e.xid >= (SELECT desde FROM b) AND e.xid < (SELECT xmin FROM b)
+     ORDER BY e.xid OFFSET $1 LIMIT 1
   ), lo AS (
-    SELECT min(e.xid) AS xid FROM auditoria_eventos e, b WHERE e.xid >= b.desde AND e.xid < b.xmin
+    SELECT min(e.xid) AS xid FROM auditoria_eventos e
+     WHERE e.xid >= (SELECT desde FROM b) AND e.xid < (SELECT xmin FROM b)
   ), h AS (
     SELECT b.id, b.desde, b.xmin, CASE
         WHEN NOT EXISTS (SELECT 1 FROM cap) THEN b.xmin
         WHEN (SELECT xid FROM cap) > (SELECT xid FROM lo) THEN (SELECT xid FROM cap)
-        ELSE COALESCE((SELECT min(e.xid) FROM auditoria_eventos e, lo
-                        WHERE e.xid > lo.xid AND e.xid < b.xmin), b.xmin)
+        ELSE COALESCE((SELECT min(e.xid) FROM auditoria_eventos e
+                        WHERE e.xid > (SELECT xid FROM lo) AND e.xid < (SELECT xmin FROM b)), b.xmin)
       END AS hasta
     FROM b
   ), ev AS (
     SELECT count(*) AS n, range_agg(int8range(e.id, e.id, '[]')) AS ids,
            sha256(string_agg(e.hash, ''::bytea ORDER BY e.id)) AS digest, max(e.at) AS ultimo_at
-      FROM auditoria_eventos e, h WHERE e.xid >= h.desde AND e.xid < h.hasta
+      FROM auditoria_eventos e
+     WHERE e.xid >= (SELECT desde FROM h) AND e.xid < (SELECT hasta FROM h)
   )
   INSERT INTO auditoria_sellos (id, xid_desde, xid_hasta, eventos, ids, ultimo_at, digest, hash_anterior, hash)
   SELECT h.id, h.desde, h.hasta, ev.n, ev.ids, ev.ultimo_at, ev.digest, ''::bytea, ''::bytea

@@ -9,6 +9,7 @@ import {
 } from './cifrado/cifrado-paciente.js';
 import {
   type DocumentoBuscado,
+  LATEST_ID_FROM_SQL,
   LATEST_ID_SQL,
   type ListFilters,
   listingSql,
@@ -268,7 +269,14 @@ export class RecetasRepository {
     return rows[0] ?? null;
   }
 
+  /** The newest id: among this month's first (one month planned), else among all. */
   private async latestId(): Promise<string> {
+    const desde = await this.idDesde(new Date());
+    const [{ id }]: Array<{ id: string | null }> = await this.transactions.manager.query(
+      LATEST_ID_FROM_SQL,
+      [desde],
+    );
+    if (id !== null) return id;
     const rows: Array<{ id: string | null }> = await this.transactions.manager.query(LATEST_ID_SQL);
     return rows[0].id ?? '0';
   }

@@ -55,6 +55,13 @@ export interface RecetaSummary {
 export const LATEST_ID_SQL = `SELECT max(id_transaccion)::text AS id FROM recetas`;
 
 /**
+ * The same among the ids from `$1` on (the current month's first): planned over that month's
+ * partitions alone, where LATEST_ID_SQL plans and probes every month's (6.5 ms of planning at
+ * 60 months, against 0.6; BENCHMARKS.md, "National scale"). Null when no row has such an id yet.
+ */
+export const LATEST_ID_FROM_SQL = `SELECT max(id_transaccion)::text AS id FROM recetas WHERE id_transaccion >= $1`;
+
+/**
  * One page, newest first with the id as tie-break, and the count of matches up to
  * `countCap + 1` (an exact count of a million-row range costs seconds of CPU per request),
  * in ONE statement, below the snapshot watermark `asOf`. The watermark is a parameter, not a
@@ -85,13 +92,17 @@ export function listingSql(
   if (f.estado) where.push(`estado = ${p.add(f.estado)}`);
   const scan = `FROM recetas WHERE ${where.join(' AND ')}
     ORDER BY fecha_creacion DESC, id_transaccion DESC`;
+  // The page's rows are read back under the same id range, so this read too is planned over
+  // the range's months alone, not every month's primary key (BENCHMARKS.md, "National scale").
+  const range = where.filter((w) => w.startsWith('id_transaccion')).map((w) => `r.${w}`);
   const sql =
     // The count is ordered like the page, so the planner walks the listing's own index.
     `WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 ${scan} LIMIT ${p.add(countCap + 1)}) s),
        page AS (SELECT id_transaccion ${scan} LIMIT ${p.add(f.limit)} OFFSET ${p.add(f.offset)})
      SELECT c.counted, r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion,
             r.matricula_profesional, r.documento_paciente, r.documento_cifrado, r.estado
-       FROM c LEFT JOIN (page JOIN recetas r USING (id_transaccion)) ON true
+       FROM c LEFT JOIN (page JOIN recetas r
+         ON r.id_transaccion = page.id_transaccion AND ${range.join(' AND ')}) ON true
       ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`;
   return { sql, values: p.values };
 }
