@@ -223,10 +223,6 @@ export async function seedScale(url: string, o: ScaleSeedOptions): Promise<Scale
     await c.connect();
     try {
       await c.query(`SET maintenance_work_mem = '512MB'`);
-      // A month's foreign keys are checked by probing recetas_cuir's index row by row: a hash
-      // or merge join would read all of recetas_cuir each month (31 s a month at 25M rows).
-      await c.query('SET enable_hashjoin = off');
-      await c.query('SET enable_mergejoin = off');
       for (let m = queue.shift(); m; m = queue.shift()) {
         const steps = await seedMonth(c, m, o, perXid);
         log(`scale seed: ${sufijo(m.p)} done (${++done}/${months.length}): ${steps}`);
@@ -442,5 +438,11 @@ async function buildLikeParent(c: pg.Client, parent: string, table: string, s: s
       WHERE conrelid = $1::regclass AND contype = 'f' AND conparentid = 0`,
     [parent],
   );
+  // Checked by probing the referenced index row by row: a hash or merge join would read all of
+  // recetas_cuir for every month (31 s a month at 25M rows, and growing).
+  await c.query('SET enable_hashjoin = off');
+  await c.query('SET enable_mergejoin = off');
   for (const f of fks.rows) await c.query(`ALTER TABLE ${table} ADD CONSTRAINT ${f.name} ${f.def}`);
+  await c.query('RESET enable_hashjoin');
+  await c.query('RESET enable_mergejoin');
 }
