@@ -11,11 +11,10 @@
  * days for 50 million. Two months are built at once (two cores).
  */
 import pg from 'pg';
-import { MODULE_SLICES } from '../../src/slices.js';
+import type { PartitionedTable } from '../../src/database/particiones/particionadas.js';
 import {
   createPartitionSql,
   nombrarIndices,
-  ordered,
   type Sql,
 } from '../../src/database/particiones/particiones.js';
 import {
@@ -176,7 +175,20 @@ const asSql = (c: pg.Client): Sql => ({
   query: async <T>(text: string, params?: unknown[]) => (await c.query(text, params)).rows as T,
 });
 
-const PARTITIONED = ordered(MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []));
+/**
+ * The database's partitioned tables, as the slices declare them: by `id` ranges, or by time
+ * when the key is a timestamp (verificaciones_cuir). Read from the catalogue, not the slices,
+ * so the bench reads no module's internals.
+ */
+async function partitionedTables(q: pg.Client): Promise<PartitionedTable[]> {
+  const { rows } = await q.query<{ table: string; tiempo: boolean }>(
+    `SELECT c.relname AS table, a.atttypid = 'timestamptz'::regtype AS tiempo
+       FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
+       JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+      WHERE c.relnamespace = 'public'::regnamespace ORDER BY 1`,
+  );
+  return rows.map((r) => ({ table: r.table, rango: r.tiempo ? 'tiempo' : 'id' }));
+}
 
 /**
  * Seeds `rows` prescriptions and `events` events into the `months` months before `now`'s, evenly.
@@ -192,7 +204,8 @@ export async function seedScale(url: string, o: ScaleSeedOptions): Promise<Scale
   let perXid: number;
   let months: Month[];
   try {
-    await dropEmptyFirstPartitions(admin);
+    const tables = await partitionedTables(admin);
+    await dropEmptyFirstPartitions(admin, tables);
     const [{ sealed }] = (
       await admin.query<{ sealed: boolean }>(
         'SELECT EXISTS (SELECT 1 FROM auditoria_sellos) AS sealed',
@@ -207,7 +220,7 @@ export async function seedScale(url: string, o: ScaleSeedOptions): Promise<Scale
     const xids = Number(BigInt(floor) & 0xffffffffn) - 4;
     perXid = Math.max(1, Math.ceil(o.events / Math.max(1, xids)));
     months = plan(o, periodoDe(o.now ?? new Date()));
-    await createFollowers(admin, months);
+    await createFollowers(admin, tables, months);
     await recordOpenings(admin, months);
   } finally {
     await admin.end();
@@ -256,8 +269,11 @@ function plan(o: ScaleSeedOptions, current: Periodo): Month[] {
 }
 
 /** The empty `_p0` partitions (every id, or instant, below the first month): detached, dropped. */
-async function dropEmptyFirstPartitions(q: pg.Client): Promise<void> {
-  for (const t of [...PARTITIONED].reverse()) {
+async function dropEmptyFirstPartitions(q: pg.Client, tables: PartitionedTable[]): Promise<void> {
+  // Followers (their foreign keys point at recetas) before recetas.
+  for (const t of [...tables].sort(
+    (a, b) => Number(a.table === 'recetas') - Number(b.table === 'recetas'),
+  )) {
     const name = `${t.table}_p0`;
     const exists = (await q.query('SELECT to_regclass($1) AS r', [name])).rows[0].r !== null;
     if (!exists) continue;
@@ -271,9 +287,13 @@ async function dropEmptyFirstPartitions(q: pg.Client): Promise<void> {
 /** The tables built by seedMonth; every other partitioned table gets its empty months here. */
 const BUILT = new Set(['recetas', 'receta_historial', 'auditoria_eventos']);
 
-async function createFollowers(q: pg.Client, months: Month[]): Promise<void> {
+async function createFollowers(
+  q: pg.Client,
+  tables: PartitionedTable[],
+  months: Month[],
+): Promise<void> {
   for (const m of months)
-    for (const t of PARTITIONED) {
+    for (const t of tables) {
       if (BUILT.has(t.table)) continue;
       for (const sql of createPartitionSql(t, m.p)) await q.query(sql);
       await nombrarIndices(asSql(q), `${t.table}_p${sufijo(m.p)}`);
