@@ -11,6 +11,7 @@
  * --fixed-rate=N (else half the service's own max); --fixed-shape=bursts; --rows=N; --jobs=N;
  * --delivery-window=S; --delivery-workers=N; --quiet-wait=S; --database-url=URL; --keep-db;
  * --no-floor; --no-peer; --embedded (on the embedded PostgreSQL of `npm start`, not DATABASE_URL);
+ * --profile-only=a,b (the profile scenario's cases: registrar, listar-10k, …, documento);
  * --scale [--scale-rows=N --scale-events=N --scale-months=N --scale-clients=N]: the national-scale
  * run instead of the scenarios (scenarios/scale.ts).
  */

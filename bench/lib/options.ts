@@ -82,6 +82,8 @@ export interface Options {
   peer: boolean;
   explainRepeat: number;
   quietWaitS: number;
+  /** --profile-only=a,b: the profile scenario's cases to profile (default every one). */
+  profileOnly?: string[];
   /**
    * --scale (issue 30): the national-scale run instead of the scenarios (scenarios/scale.ts):
    * the cases at the 1M-row start, then again after seeding `scale.rows` prescriptions and
@@ -167,6 +169,9 @@ export function parseOptions(argv: string[], root: string): Options {
     peer: flags.get('no-peer') !== 'true',
     explainRepeat: quick ? 3 : 7,
     quietWaitS: num('quiet-wait', quick ? 0 : 90),
+    ...(flags.has('profile-only')
+      ? { profileOnly: (flags.get('profile-only') ?? '').split(',').filter(Boolean) }
+      : {}),
     ...(flags.get('scale') === 'true'
       ? {
           scale: {

@@ -58,6 +58,7 @@ export async function profiles(bench: Bench, setup: Setup): Promise<void> {
   ];
   for (const rt of o.runtimes)
     for (const k of cases) {
+      if (o.profileOnly && !o.profileOnly.includes(k.name)) continue;
       const name = `${k.name}-node${rt}`;
       const file = `cpu-${name}.cpuprofile.json`;
       const svc = await bench.startService({
