@@ -284,22 +284,31 @@ describe('POST /v1/recetas/registrar', () => {
       expect(replay.body).toEqual(created[0].body);
     });
 
-    it('with the licence cached, concurrent duplicates wait for the first and are answered with its replay', async () => {
-      await register(t, a, registrationBody()).expect(201); // licence 123456 (02) now cached
+    /**
+     * 20 identical registrations under one key at once: each answered 201, one the first and
+     * every other its replay, one row written. Its answers.
+     */
+    const raceDuplicates = async () => {
       const key = randomUUID();
       const body = registrationBody();
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => register(t, a, body, { 'Idempotency-Key': key })),
       );
-      // No request held the key before writing, so none saw it in progress: one answer is the
-      // first, every other is its replay.
       // Status and error code side by side, so a failure says which 409 it was.
       expect(answers.map((r) => `${r.status} ${r.body.error?.code ?? ''}`.trim())).toEqual(
         Array(20).fill('201'),
       );
       expect(answers.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
-      expect(new Set(answers.map((r) => r.body.data.id_transaccion)).size).toBe(1);
       expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+      return answers;
+    };
+
+    it('with the licence cached, concurrent duplicates wait for the first and are answered with its replay', async () => {
+      await register(t, a, registrationBody()).expect(201); // licence 123456 (02) now cached
+      // No request held the key before writing, so none saw it in progress: one answer is the
+      // first, every other is its replay.
+      const answers = await raceDuplicates();
+      expect(new Set(answers.map((r) => r.body.data.id_transaccion)).size).toBe(1);
     });
 
     it("after a catalogue sync (its codes' cache cleared), concurrent duplicates are still answered with the replay", async () => {
@@ -307,16 +316,7 @@ describe('POST /v1/recetas/registrar', () => {
       // them again from the local mirror is not slow work, so no request holds the key first.
       await register(t, a, registrationBody()).expect(201); // licence 123456 (02) cached
       t.app.get(CatalogoSyncService).mirrorChanged();
-      const key = randomUUID();
-      const body = registrationBody();
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, () => register(t, a, body, { 'Idempotency-Key': key })),
-      );
-      expect(answers.map((r) => `${r.status} ${r.body.error?.code ?? ''}`.trim())).toEqual(
-        Array(20).fill('201'),
-      );
-      expect(answers.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
-      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+      await raceDuplicates();
     });
 
     it('a duplicate sent while the first waits on REFEPS gets 409 IDEMPOTENCY_KEY_IN_PROGRESS, later the replay', async () => {

@@ -81,9 +81,13 @@ export function listingSql(
     `client_id = ${p.add(f.clientId)}`,
     `fecha_creacion >= ${p.add(f.desde)}`,
     `fecha_creacion <= ${p.add(f.hasta)}`,
-    `id_transaccion <= ${p.add(asOf)}`,
   ];
-  if (f.idDesde) where.push(`id_transaccion >= ${p.add(f.idDesde)}`);
+  // The id range: the scan's, and the page's rows are read back under it too, so that read is
+  // planned over the range's months alone, not every month's primary key (BENCHMARKS.md,
+  // "National scale").
+  const ids = [`id_transaccion <= ${p.add(asOf)}`];
+  if (f.idDesde) ids.push(`id_transaccion >= ${p.add(f.idDesde)}`);
+  where.push(...ids);
   if (f.matricula) where.push(`matricula_profesional = ${p.add(f.matricula)}`);
   if (f.documento)
     where.push(
@@ -92,9 +96,7 @@ export function listingSql(
   if (f.estado) where.push(`estado = ${p.add(f.estado)}`);
   const scan = `FROM recetas WHERE ${where.join(' AND ')}
     ORDER BY fecha_creacion DESC, id_transaccion DESC`;
-  // The page's rows are read back under the same id range, so this read too is planned over
-  // the range's months alone, not every month's primary key (BENCHMARKS.md, "National scale").
-  const range = where.filter((w) => w.startsWith('id_transaccion')).map((w) => `r.${w}`);
+
   const sql =
     // The count is ordered like the page, so the planner walks the listing's own index.
     `WITH c AS (SELECT count(*)::int AS counted FROM (SELECT 1 ${scan} LIMIT ${p.add(countCap + 1)}) s),
@@ -102,7 +104,7 @@ export function listingSql(
      SELECT c.counted, r.id_transaccion, r.id_de_receta, r.cuir, r.fecha_creacion,
             r.matricula_profesional, r.documento_paciente, r.documento_cifrado, r.estado
        FROM c LEFT JOIN (page JOIN recetas r
-         ON r.id_transaccion = page.id_transaccion AND ${range.join(' AND ')}) ON true
+         ON r.id_transaccion = page.id_transaccion AND ${ids.map((c) => `r.${c}`).join(' AND ')}) ON true
       ORDER BY r.fecha_creacion DESC, r.id_transaccion DESC`;
   return { sql, values: p.values };
 }
