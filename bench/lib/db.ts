@@ -202,16 +202,15 @@ const SEED_ROWS = `SELECT g,
   FROM generate_series(1, $4::bigint) AS g`;
 
 /**
- * After a seed, before anything is measured: VACUUM (ANALYZE) as autovacuum would eventually
- * (fresh statistics, a set visibility map), then a CHECKPOINT. Without tables, the whole
- * database: every table a seed wrote, whatever the schema (on the partitioned one the seed
- * writes recetas_cuir too; left to autovacuum, a million-row table is scanned during the
- * measured rounds). The checkpoint writes the seed's dirty pages now: else the checkpointer
- * spreads them over the first minutes of load (a rising trend across the first rounds).
+ * After a seed, before anything is measured: VACUUM (ANALYZE) of the whole database, as
+ * autovacuum would eventually (fresh statistics, a set visibility map) — every table a seed
+ * wrote, whatever the schema (on the partitioned one the seed writes recetas_cuir too; left to
+ * autovacuum, a million-row table is scanned during the measured rounds). Then a CHECKPOINT
+ * writes the seed's dirty pages now: else the checkpointer spreads them over the first minutes
+ * of load (a rising trend across the first rounds).
  */
-export async function vacuumAnalyze(pool: pg.Pool, tables?: string[]): Promise<void> {
-  if (!tables) await pool.query('VACUUM (ANALYZE)');
-  else for (const t of tables) await pool.query(`VACUUM (ANALYZE) ${t}`);
+export async function vacuumAnalyze(pool: pg.Pool): Promise<void> {
+  await pool.query('VACUUM (ANALYZE)');
   // Needs superuser or pg_checkpoint (PostgreSQL 15): without it, measured anyway.
   await pool.query('CHECKPOINT').catch(() => undefined);
 }

@@ -54,8 +54,8 @@ export interface Options {
   abOwnDb: boolean;
   /**
    * --ab-profile (with --ab-own-db): after the rounds, each build's registrar again under
-   * `node --cpu-prof` at one fixed rate (--fixed-rate, else 60 % of the slower median), and the
-   * two profiles compared in µs per request.
+   * `node --cpu-prof`, at one fixed rate for both (--fixed-rate, else 60 % of the slower
+   * median) and then at max, and the two profiles of each load compared in µs per request.
    */
   abProfile: boolean;
   rounds: number;

@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESULTS, ROOT, type Bench, type Build } from '../lib/bench.js';
-import { summariseProfile } from '../lib/cpuprofile.js';
 import { formatProfileDiff, type ProfiledSide } from '../lib/profile-diff.js';
-import { delay } from '../lib/proc.js';
+import { startProfiled } from '../lib/profiled.js';
 import {
   createApiClient,
   createBenchDatabase,
@@ -288,22 +287,20 @@ async function profileBoth(
   ];
   const profiled = new Map<string, ProfiledSide[]>(loads.map((l) => [l.name, []]));
   for (const side of sides) {
-    const file = `cpu-ab-${side.label.replace(/[^a-z0-9]+/gi, '_')}-node${rt}.cpuprofile.json`;
-    const svc = await bench.startService({
+    const p = await startProfiled(bench, {
       name: `service [cpu-prof, ${side.label}]`,
       rt,
+      file: `cpu-ab-${side.label.replace(/[^a-z0-9]+/gi, '_')}-node${rt}.cpuprofile.json`,
       env: { DATABASE_URL: side.db },
-      nodeArgs: ['--cpu-prof', '--cpu-prof-dir', RESULTS, '--cpu-prof-name', file],
       ...(side.build ? { build: side.build } : {}),
     });
     const f = side.f();
-    await runMax(svc.url, f, o.connections, o.warmS);
-    const windows: Array<{ load: string; start: number; end: number; requests: number }> = [];
+    await runMax(p.svc.url, f, o.connections, o.warmS);
+    const requests: number[] = [];
     for (const load of loads) {
-      // The profile's window is the load alone (measure() first waits for a quiet machine).
-      const w = { load: load.name, start: 0, end: 0, requests: 0 };
+      // The window is the load alone (measure() first waits for a quiet machine).
       const record = await bench.measure(
-        svc,
+        p.svc,
         {
           scenario: 'registrar',
           case: `profiled, ${load.what}`,
@@ -311,33 +308,22 @@ async function profileBoth(
           runtime: rt,
           ...(side.build ? { build: build.label } : {}),
         },
-        async () => {
-          w.start = performance.now();
-          const r = await load.run(svc.url, f);
-          w.end = performance.now();
-          return r;
-        },
+        () => p.window(() => load.run(p.svc.url, f)),
       );
-      w.requests = Math.round(record.load.ok_rps * record.load.duration_s);
-      windows.push(w);
+      requests.push(Math.round(record.load.ok_rps * record.load.duration_s));
       log(
         `profiled ${side.label}, ${load.what}: ${Math.round(record.load.ok_rps)} req/s, service ` +
           `${record.cpu_us_per_ok?.process} µs/req, postgres ${record.cpu_us_per_ok?.postgres} µs/req`,
       );
     }
-    await bench.stop(svc);
-    const exitAt = performance.now();
-    await delay(200);
-    for (const w of windows)
-      profiled.get(w.load)!.push({
+    const summaries = await p.stop(80);
+    loads.forEach((load, i) =>
+      profiled.get(load.name)!.push({
         label: side.label,
-        summary: summariseProfile(
-          join(RESULTS, file),
-          { fromEndMs: exitAt - w.start, toEndMs: exitAt - w.end },
-          80,
-        ),
-        requests: w.requests,
-      });
+        summary: summaries[i],
+        requests: requests[i],
+      }),
+    );
   }
   for (const load of loads) {
     const [a, b] = profiled.get(load.name)!;

@@ -1,11 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { RESULTS, type Bench } from '../lib/bench.js';
 import { waitQuiet } from '../lib/cpu.js';
-import { summariseProfile } from '../lib/cpuprofile.js';
 import { runMax, type RequestFactory } from '../lib/load.js';
 import { brief, label, log } from '../lib/log.js';
-import { delay } from '../lib/proc.js';
+import { startProfiled } from '../lib/profiled.js';
 import type { RunningProcess } from '../lib/proc.js';
 import * as req from '../lib/requests.js';
 import { seededCuir } from '../lib/db.js';
@@ -22,8 +20,7 @@ export async function profiles(bench: Bench, setup: Setup): Promise<void> {
   const { o } = bench;
   const { clients, window, codes } = setup;
   // Every output matches .gitignore's bench/results/* (nothing here is committed).
-  const dir = RESULTS;
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(RESULTS, { recursive: true });
   const pool = new DispensablePool(bench, clients.reg);
   const documentos: string[] = [];
   let n = 0;
@@ -60,27 +57,18 @@ export async function profiles(bench: Bench, setup: Setup): Promise<void> {
     for (const k of cases) {
       if (o.profileOnly && !o.profileOnly.includes(k.name)) continue;
       const name = `${k.name}-node${rt}`;
-      const file = `cpu-${name}.cpuprofile.json`;
-      const svc = await bench.startService({
+      const p = await startProfiled(bench, {
         name: `service [cpu-prof ${k.name}]`,
         rt,
-        nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', file],
+        file: `cpu-${name}.cpuprofile.json`,
       });
-      await k.prepare?.(svc);
-      await runMax(svc.url, k.f, o.connections, 1);
+      await k.prepare?.(p.svc);
+      await runMax(p.svc.url, k.f, o.connections, 1);
       if (o.quietWaitS > 0) await waitQuiet(o.quietWaitS);
-      const loadStart = performance.now();
-      const r = await runMax(svc.url, k.f, o.connections, o.profileS);
-      const loadEnd = performance.now();
+      const r = await p.window(() => runMax(p.svc.url, k.f, o.connections, o.profileS));
       log(`profiled ${name}: ${brief(r)}`);
-      await bench.stop(svc);
-      const exitAt = performance.now();
-      await delay(200);
-      // Only the samples of the measured load (the profile ends when the process exits).
-      const summary = summariseProfile(join(dir, file), {
-        fromEndMs: exitAt - loadStart,
-        toEndMs: exitAt - loadEnd,
-      });
+      // Only the samples of the measured load.
+      const [summary] = await p.stop();
       bench.profiles.push({ scenario: name, summary });
     }
 }
