@@ -87,6 +87,20 @@ describe('auth: API clients, scopes, rate limits, credentials tool', () => {
     }
   });
 
+  it('checks the secret of every request: a near miss after the right secret is still refused', async () => {
+    const c = await createClient(t, { cuirUniqueness: false });
+    // The right secret, accepted and remembered for the cached row (auth.service.ts).
+    await generate(c.headers).expect(201);
+    await generate(c.headers).expect(201);
+    const last = c.secret.at(-1) === 'A' ? 'B' : 'A';
+    const nearMiss = { 'X-API-Key': c.key, 'X-API-Secret': `${c.secret.slice(0, -1)}${last}` };
+    expect(nearMiss['X-API-Secret']).toHaveLength(c.secret.length);
+    await generate(nearMiss).expect(401);
+    await generate({ 'X-API-Key': c.key, 'X-API-Secret': `${c.secret}x` }).expect(401);
+    await generate({ 'X-API-Key': c.key, 'X-API-Secret': b.secret }).expect(401);
+    await generate(c.headers).expect(201);
+  });
+
   it('stops accepting a revoked client within the cache time', async () => {
     const c = await createClient(t, { cuirUniqueness: false });
     await generate(c.headers).expect(201);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
@@ -15,6 +16,14 @@ interface CachedLookup {
   expiresAt: number;
   /** When the row was read: a failed check re-reads it only if it is older than REREAD_MS. */
   loadedAt: number;
+  /**
+   * The secrets already found to match this row (at most one per hash it holds), as presented.
+   * A request repeating one is compared to it in constant time instead of hashed again: the
+   * HMAC was the dearest part of authenticating (~25 µs a request in a loaded service, Node 24;
+   * BENCHMARKS.md, session 14). It lives and dies with the entry, so a revocation or a finished
+   * rotation bites exactly as before, and only a correct secret ever gets in.
+   */
+  verified: Buffer[];
 }
 
 /** last_used_at is bookkeeping: written at most this often per client. */
@@ -30,8 +39,8 @@ const REREAD_MS = 250;
 /**
  * Verifies X-API-Key / X-API-Secret on the hot path. Client rows are cached for a few seconds
  * (AUTH_CACHE_TTL_MS), so a revocation or a finished rotation bites within that time on every
- * instance; the secret itself is checked on every request against the cached hashes, in
- * constant time. A check that fails against a cached row reads the row again before answering
+ * instance; the secret itself is checked on every request, in constant time, against the
+ * cached hashes or a secret that already matched them while the row was cached. A check that fails against a cached row reads the row again before answering
  * 401, so a newly issued secret (or key) works on its first request.
  */
 @Injectable()
@@ -51,11 +60,11 @@ export class AuthService {
 
   async authenticate(key: string, secret: string): Promise<AuthenticatedClient | null> {
     let entry = await this.lookup(key, false);
-    let ok = this.matches(entry.client, key, secret);
+    let ok = this.matches(entry, key, secret);
     // Unknown keys take the same path as wrong secrets, so timing tells them apart no better.
     if (!ok && Date.now() - entry.loadedAt >= REREAD_MS) {
       entry = await this.lookup(key, true);
-      ok = this.matches(entry.client, key, secret);
+      ok = this.matches(entry, key, secret);
     }
     const client = entry.client;
     if (!client || !ok || !client.active) return null;
@@ -72,12 +81,20 @@ export class AuthService {
     };
   }
 
-  private matches(client: ApiClientEntity | null, key: string, secret: string): boolean {
+  private matches(entry: CachedLookup, key: string, secret: string): boolean {
+    const presented = Buffer.from(secret, 'utf8');
+    if (entry.verified.some((v) => v.length === presented.length && timingSafeEqual(v, presented)))
+      return true;
+    const client = entry.client;
     const hashes = client
       ? [client.secretHash, ...(client.nextSecretHash ? [client.nextSecretHash] : [])]
       : [DUMMY_HASH];
     // Hash even for unknown keys, so timing does not reveal which keys exist.
-    return secretMatches(this.settings.secretPepper, key, secret, hashes);
+    const ok = secretMatches(this.settings.secretPepper, key, secret, hashes);
+    // Only a secret that matched a hash of this row is remembered, so the list never outgrows
+    // the row's one or two hashes (two while a rotation runs).
+    if (ok && client) entry.verified.push(presented);
+    return ok;
   }
 
   /** The key's row from the cache, or from the database when `reread` or not cached. */
@@ -93,7 +110,12 @@ export class AuthService {
     }
     const client = await pending;
     if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-    const entry = { client, expiresAt: now + this.settings.cacheTtlMs, loadedAt: Date.now() };
+    const entry: CachedLookup = {
+      client,
+      expiresAt: now + this.settings.cacheTtlMs,
+      loadedAt: Date.now(),
+      verified: [],
+    };
     this.cache.set(key, entry);
     return entry;
   }
