@@ -30,7 +30,7 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     const key = JSON.stringify([schema, always, strictGroups, groups ?? []]);
     let forTarget = byTarget.get(target);
-    if (!forTarget) byTarget.set(target, (forTarget = new Map()));
+    if (!forTarget) byTarget.set(target, (forTarget = new Map<string, ValidationMetadata[]>()));
     let rules = forTarget.get(key);
     if (!rules) forTarget.set(key, (rules = resolve(target, schema, always, strictGroups, groups)));
     return rules;
