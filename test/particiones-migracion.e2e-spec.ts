@@ -158,8 +158,16 @@ describe('partitioning a database in use', () => {
         WHERE contype = 'f' AND conparentid = 0
           AND conrelid::regclass::text IN ('dispensas', 'dispensa_items', 'dispensa_reservas', 'receta_historial', 'recetas')`,
     );
-    // Those of dispensations, items and reservations, and recetas' two; history keeps none.
-    expect(fks).toBe(9);
+    // Those of dispensations, items and reservations, and recetas' to its client; history keeps
+    // none, and recetas' CUIR row is written by its trigger (RecetasCuirPorTrigger) instead.
+    expect(fks).toBe(8);
+    const triggers = await ds.query<Array<{ tgname: string }>>(
+      `SELECT tgname FROM pg_trigger WHERE tgrelid = 'recetas'::regclass AND NOT tgisinternal ORDER BY tgname`,
+    );
+    expect(triggers.map((x) => x.tgname)).toEqual([
+      'recetas_cuir_inmutable',
+      'recetas_cuir_registrar',
+    ]);
     // The copied events still match their seals.
     const report = await new AuditVerifier(new AuditSealsRepository(ds)).verify();
     expect(report).toMatchObject({ ok: true, problemas: [], eventos: 30 });

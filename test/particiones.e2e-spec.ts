@@ -196,22 +196,38 @@ describe('partitions by month', () => {
       [cuir],
     );
     expect(n).toBe(1);
-    // The database itself refuses a second row in another month's partition: its CUIR row is
-    // taken, and a prescription cannot exist without one.
+    // The database itself refuses a second row in another month's partition, by any path: an
+    // insert into recetas takes its CUIR's row (the trigger), and that row is taken.
     const other = (primerId(siguiente(abierto, 2)) + 7n).toString();
-    await expect(
-      db.query(`INSERT INTO recetas_cuir (cuir, id_transaccion) VALUES ($1, $2)`, [cuir, other]),
-    ).rejects.toMatchObject({ driverError: { code: '23505', constraint: 'recetas_cuir_pkey' } });
-    await expect(
+    const insertRow = (id: string, rowCuir: string) =>
       db.query(
         `INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente,
            matricula_profesional, locacion, fecha_creacion, items, mensaje, vigencia_desde,
            vigencia_hasta)
          VALUES ($1, $2, $3, '30111222', '123456', 'x', now(), '[]', 'x', current_date,
                  current_date)`,
-        [other, owner.id, cuir],
-      ),
-    ).rejects.toMatchObject({ driverError: { code: '23503', constraint: 'recetas_cuir_fkey' } });
+        [id, owner.id, rowCuir],
+      );
+    await expect(insertRow(other, cuir)).rejects.toMatchObject({
+      driverError: { code: '23505', constraint: 'recetas_cuir_pkey' },
+    });
+    // A row written straight into the table, past the service, gets its CUIR's row all the same.
+    const fresh = newCuir();
+    await insertRow(other, fresh);
+    expect(
+      await db.query(`SELECT id_transaccion::text AS id FROM recetas_cuir WHERE cuir = $1`, [
+        fresh,
+      ]),
+    ).toEqual([{ id: other }]);
+    // And a prescription's CUIR or id never changes under its CUIR's row.
+    await expect(
+      db.query(`UPDATE recetas SET cuir = $2 WHERE id_transaccion = $1`, [other, newCuir()]),
+    ).rejects.toMatchObject({ driverError: { code: '23000' } });
+    await expect(
+      db.query(`UPDATE recetas SET id_transaccion = id_transaccion + 1 WHERE id_transaccion = $1`, [
+        other,
+      ]),
+    ).rejects.toMatchObject({ driverError: { code: '23000' } });
   });
 
   it('one dispensation per item across a month boundary: 20 at once while the month opens, one 201', async () => {
@@ -280,12 +296,11 @@ describe('partitions by month', () => {
     const id = (primerId(old) + 1n).toString();
     const cuir = newCuir();
     await db.query(
-      `WITH k AS (INSERT INTO recetas_cuir (cuir, id_transaccion) VALUES ($3, $1) RETURNING 1),
-            r AS (INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente,
+      `WITH r AS (INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente,
                     matricula_profesional, locacion, fecha_creacion, items, mensaje,
                     vigencia_desde, vigencia_hasta)
-                  SELECT $1, $2, $3, '30111222', '123456', 'x', '2019-01-10', '[]', 'x',
-                         '2019-01-10', '2019-02-08' FROM k RETURNING id_transaccion)
+                  VALUES ($1, $2, $3, '30111222', '123456', 'x', '2019-01-10', '[]', 'x',
+                          '2019-01-10', '2019-02-08') RETURNING id_transaccion)
        INSERT INTO receta_historial (id_transaccion, evento, estado)
        SELECT id_transaccion, 'REGISTRADA', 'PENDING' FROM r`,
       [id, owner.id, cuir],

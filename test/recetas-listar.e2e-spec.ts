@@ -135,13 +135,13 @@ describe('listing, detail and tracking are tenant-scoped', () => {
   it('counts exactly up to 10,000 matches, then says the total is a floor', async () => {
     const big = await createClient(t);
     // Bulk rows straight into the table: 10,050 in one day, 50 of them by licence 777 (each
-    // with its CUIR's row, which recetas' foreign key asks for).
+    // CUIR's row written by recetas' insert trigger).
     await t.app.get(DataSource).query(
       `WITH s AS MATERIALIZED (
          SELECT g, nextval('recetas_id_transaccion_seq') AS id,
                 lpad((9e40 + g + $2::bigint)::numeric::text, 41, '0') AS cuir
            FROM generate_series(1, 10050) g
-       ), k AS (INSERT INTO recetas_cuir (cuir, id_transaccion) SELECT cuir, id FROM s)
+       )
        INSERT INTO recetas (id_transaccion, client_id, cuir, documento_paciente, matricula_profesional, locacion, fecha_creacion, items, mensaje,
                             vigencia_desde, vigencia_hasta)
        SELECT s.id, $1, s.cuir, '30111222',

@@ -130,7 +130,7 @@ export async function seedSealedCurrent(
     await pool.query(
       `WITH s AS MATERIALIZED (
          SELECT b.*, nextval('recetas_id_transaccion_seq') AS id FROM (${BATCH_ROWS}) b
-       ), c AS (INSERT INTO recetas_cuir (cuir, id_transaccion) SELECT ${cuirSql('s.g')}, s.id FROM s)
+       )
        INSERT INTO recetas (${RECETA_COLUMNS})
        SELECT ${recetaValues('u.id')} FROM s u`,
       batchParams(sealBatch(keys, first + done, n), first + done, span, clients),

@@ -9,6 +9,7 @@ import { DatosPacienteCifrados1795728600000 } from './migrations/1795728600000-D
 import { DatosPersonalesCifrados1795728700000 } from './migrations/1795728700000-DatosPersonalesCifrados.js';
 import { RecetasParticionadas1795728800000 } from './migrations/1795728800000-RecetasParticionadas.js';
 import { HistorialSinIndiceRepetido1795728800300 } from './migrations/1795728800300-HistorialSinIndiceRepetido.js';
+import { RecetasCuirPorTrigger1795728800400 } from './migrations/1795728800400-RecetasCuirPorTrigger.js';
 import { RecetasModule } from './recetas.module.js';
 import { recetasSettings } from './recetas.settings.js';
 
@@ -50,6 +51,7 @@ export const recetasSlice = defineSlice({
     // Also partitions the dispensas module's tables: one family, one migration (it re-keys them).
     RecetasParticionadas1795728800000,
     HistorialSinIndiceRepetido1795728800300,
+    RecetasCuirPorTrigger1795728800400,
   ],
   partitionedTables: [
     { table: 'recetas', rango: 'id', sequenceOf: 'id_transaccion' },

@@ -14,12 +14,9 @@ export type RecetaItem = ItemGuardado;
 @Entity('recetas')
 /**
  * Partitioned by month of its id (RecetasParticionadas). A CUIR registers once, whoever
- * registers it: its row in recetas_cuir (one per CUIR) is the race-safe 409, and this key
- * makes every prescription have that row.
+ * registers it: its row in recetas_cuir (one per CUIR) is the race-safe 409, and a trigger on
+ * every insert writes that row (RecetasCuirPorTrigger; TypeORM has no decorator for triggers).
  */
-@ForeignKey('recetas_cuir', ['cuir', 'id_transaccion'], ['cuir', 'id_transaccion'], {
-  name: 'recetas_cuir_fkey',
-})
 // The listing's indexes: one client's range, newest first (fecha_creacion DESC, id_transaccion
 // DESC in the migration; @Index has no direction, and a backward scan serves the same order).
 @Index('recetas_client_fecha', ['client_id', 'fecha_creacion', 'id_transaccion'])

@@ -21,8 +21,6 @@ WITH b AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM cuir_owners WHERE cuir = $26
         content_salt)
       SELECT n.id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 FROM n WHERE EXISTS (SELECT 1 FROM g)
       RETURNING id_transaccion AS id, cuir
-    ), k AS (
-      INSERT INTO recetas_cuir (cuir, id_transaccion) SELECT r.cuir, r.id FROM r
     ), h AS (
       INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle)
       SELECT r.id, $21, $22, $23, $24, $25 FROM r

@@ -6,8 +6,9 @@ import type { RecetaItem } from '../entities/receta.entity.js';
 import { MENSAJES } from '../receta-state.js';
 
 /**
- * The registration's hot path as SQL: one statement writes the prescription, its first
- * history entry, its CUIR's row in `recetas_cuir` and its companions (the ministry job, the Idempotency-Key's answer). The bench
+ * The registration's hot path as SQL: one statement writes the prescription (and, by its
+ * trigger, its CUIR's row in `recetas_cuir`), its first history entry and its companions (the
+ * ministry job, the Idempotency-Key's answer). The bench
  * baseline runs this same statement (this file is part of the surface bench/ may read), so
  * it depends on nothing but its types.
  */
@@ -114,8 +115,6 @@ export function insertRegistrationSql(
         content_salt)
       SELECT n.id, ${values.join(', ')} FROM n${gate ? ' WHERE EXISTS (SELECT 1 FROM g)' : ''}
       RETURNING id_transaccion AS id, cuir
-    ), k AS (
-      INSERT INTO recetas_cuir (cuir, id_transaccion) SELECT r.cuir, r.id FROM r
     ), h AS (
       INSERT INTO receta_historial (id_transaccion, evento, estado, intento, resultado, detalle)
       SELECT r.id, ${history.join(', ')} FROM r
@@ -127,6 +126,7 @@ export function insertRegistrationSql(
 
 /**
  * The unique index that makes a second registration of a CUIR fail (409): `recetas_cuir`'s key,
- * one row per registered CUIR across every month's partition (RecetasParticionadas).
+ * one row per registered CUIR across every month's partition, written by the trigger on
+ * `recetas`' inserts (RecetasParticionadas, RecetasCuirPorTrigger).
  */
 export const CUIR_UNIQUE_INDEX = 'recetas_cuir_pkey';
