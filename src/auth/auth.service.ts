@@ -40,8 +40,9 @@ const REREAD_MS = 250;
  * Verifies X-API-Key / X-API-Secret on the hot path. Client rows are cached for a few seconds
  * (AUTH_CACHE_TTL_MS), so a revocation or a finished rotation bites within that time on every
  * instance; the secret itself is checked on every request, in constant time, against the
- * cached hashes or a secret that already matched them while the row was cached. A check that fails against a cached row reads the row again before answering
- * 401, so a newly issued secret (or key) works on its first request.
+ * cached hashes or a secret that already matched them while the row was cached. A check that
+ * fails against a cached row reads the row again before answering 401, so a newly issued secret
+ * (or key) works on its first request.
  */
 @Injectable()
 export class AuthService {

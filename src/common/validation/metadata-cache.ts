@@ -28,7 +28,8 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
 
   const resolve = storage.getTargetValidationMetadatas.bind(storage);
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    const key = JSON.stringify([schema, always, strictGroups, groups ?? []]);
+    // Group names are identifiers: NUL never occurs in one, so the joined text is unambiguous.
+    const key = `${schema}\0${always}\0${strictGroups}\0${groups?.join('\0') ?? ''}`;
     let forTarget = byTarget.get(target);
     if (!forTarget) byTarget.set(target, (forTarget = new Map<string, ValidationMetadata[]>()));
     let rules = forTarget.get(key);
