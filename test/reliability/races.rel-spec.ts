@@ -37,7 +37,9 @@ describe('races', () => {
     });
   const burst = async (one: () => Promise<RawResponse>): Promise<RawResponse[]> => {
     const answers = await Promise.all(Array.from({ length: N }, one));
-    answers.forEach((a, i) => checkAnswer(a, `request ${i} of the burst`));
+    answers.forEach((a, i) =>
+      checkAnswer(a, `request ${i} of the burst`, { serverLog: () => t.rawLogs() }),
+    );
     return answers;
   };
   const byStatus = (answers: RawResponse[]) =>

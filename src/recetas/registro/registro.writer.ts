@@ -101,14 +101,17 @@ export class RegistroWriter {
   /**
    * The CUIR is registered already. The same client retrying with the same Idempotency-Key
    * after that key's stored answer expired (24 h) gets the first answer again; anyone else, 409.
+   * Without a key the answer can only be the 409, so the registered row is not read: a burst of
+   * duplicates (a platform's retries) then costs one round trip less each, on a pool they share
+   * with every other request.
    */
   private async afterDuplicate(
     clientId: string,
     request: RegistrationRequest,
     key: string | null,
   ): Promise<RecetaRegistradaDto> {
-    const existing = await this.recetas.findByCuir(request.cuir);
-    if (existing && key && existing.client_id === clientId && existing.idempotency_key === key) {
+    const existing = key === null ? null : await this.recetas.findByCuir(request.cuir);
+    if (existing && existing.client_id === clientId && existing.idempotency_key === key) {
       return {
         id_transaccion: existing.id_transaccion,
         estado: 'PENDING',

@@ -131,16 +131,18 @@ export function socketRequest(baseUrl: string, head: Buffer, body?: Buffer): Pro
 /**
  * Contract §1 for any answer: never a 500 unless the test expects one; every error in the
  * envelope with a request_id equal to the X-Request-Id header. Throws with the request
- * described, so a fast-check counterexample is readable.
+ * described, so a fast-check counterexample is readable; given the app's log (`serverLog`),
+ * a 5xx's failure carries the app's lines for that request, so a rare one seen only on CI can
+ * be told from its report.
  */
 export function checkAnswer(
   res: RawResponse,
   what: string,
-  opts: { allow500?: boolean } = {},
+  opts: { allow500?: boolean; serverLog?: () => string } = {},
 ): void {
   const fail = (why: string) => {
     throw new Error(
-      `${why}\n  request: ${what}\n  answer ${res.status}: ${res.text.slice(0, 500)}`,
+      `${why}\n  request: ${what}\n  answer ${res.status}: ${res.text.slice(0, 500)}${logFor(res, opts.serverLog)}`,
     );
   };
   if (res.status >= 500 && !opts.allow500) fail('answered 5xx');
@@ -155,6 +157,16 @@ export function checkAnswer(
   if (res.headers['x-request-id'] !== b.request_id) fail('request_id differs from X-Request-Id');
   if (/at .+\.(js|ts):\d+|QueryFailedError|SELECT |INSERT /.test(res.text))
     fail('internals leaked into the answer');
+}
+
+/** The app's log lines naming the answer's request id, for a failure's report. */
+function logFor(res: RawResponse, serverLog?: () => string): string {
+  const id = res.headers['x-request-id'];
+  if (!serverLog || !id) return '';
+  const lines = serverLog()
+    .split('\n')
+    .filter((l) => l.includes(id));
+  return `\n  the app's log for ${id}:\n${lines.map((l) => `    ${l.slice(0, 4000)}`).join('\n')}`;
 }
 
 export const median = (xs: number[]): number => {
