@@ -150,94 +150,109 @@ describe('auth: API clients, scopes, rate limits, credentials tool', () => {
   });
 
   describe('credentials tool', () => {
+    // Each call starts a Node process that loads the CLI and connects: about a second idle,
+    // several while the other test worker keeps both cores busy (this suite timed out once so).
+    const SPAWNS_TIMEOUT_MS = 120_000;
     const cli = (args: string[]) =>
       run(process.execPath, ['dist/src/cli/main.js', ...args], {
         env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, LOG_LEVEL: 'silent' },
       });
 
-    it('npm run cli -- clients create --json prints exactly one JSON object with key and secret', async () => {
-      const { stdout } = await run(
-        'npm',
-        [
-          'run',
-          'cli',
-          '--',
-          'clients',
-          'create',
-          '--name',
-          `cli-${Date.now()}`,
-          '--scopes',
-          'all',
-          '--json',
-        ],
-        {
-          env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL },
-        },
-      );
-      const lines = stdout.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      const created = JSON.parse(lines[0]);
-      expect(created.key).toMatch(/^rk_/);
-      expect(created.secret).toMatch(/^rs_[A-Za-z0-9_-]{43}$/);
-      expect(created.scopes).toEqual(allScopes());
-      await generate({ 'X-API-Key': created.key, 'X-API-Secret': created.secret }).expect(201);
-    });
-
-    it('creates with flags, lists, updates, rotates, finishes and revokes', async () => {
-      const name = `cli-flags-${Date.now()}`;
-      const created = JSON.parse(
-        (
-          await cli([
+    it(
+      'npm run cli -- clients create --json prints exactly one JSON object with key and secret',
+      async () => {
+        const { stdout } = await run(
+          'npm',
+          [
+            'run',
+            'cli',
+            '--',
             'clients',
             'create',
             '--name',
-            name,
+            `cli-${Date.now()}`,
             '--scopes',
-            'cuir:write,recetas:read',
-            '--rate-limit',
-            '42',
-            '--cuir-uniqueness',
-            'off',
-            '--cuir-rules',
-            'on',
+            'all',
             '--json',
-          ])
-        ).stdout,
-      );
-      expect(created).toMatchObject({
-        scopes: ['cuir:write', 'recetas:read'],
-        rate_limit_per_minute: 42,
-        cuir_uniqueness: false,
-        cuir_rules: true,
-      });
-      const listed = JSON.parse((await cli(['clients', 'list', '--json'])).stdout);
-      expect(listed.clients.some((c: { key: string }) => c.key === created.key)).toBe(true);
-      expect(JSON.stringify(listed)).not.toContain(created.secret);
-      const updated = JSON.parse(
-        (
-          await cli([
-            'clients',
-            'update',
-            created.key,
-            '--rate-limit',
-            '7',
-            '--cuir-rules',
-            'off',
-            '--json',
-          ])
-        ).stdout,
-      );
-      expect(updated).toMatchObject({ rate_limit_per_minute: 7, cuir_rules: false });
-      const rotated = JSON.parse((await cli(['clients', 'rotate', created.key, '--json'])).stdout);
-      expect(rotated.secret).toMatch(/^rs_/);
-      expect(rotated.rotating).toBe(true);
-      const finished = JSON.parse(
-        (await cli(['clients', 'rotate', created.key, '--finish', '--json'])).stdout,
-      );
-      expect(finished.rotating).toBe(false);
-      const revoked = JSON.parse((await cli(['clients', 'revoke', created.key, '--json'])).stdout);
-      expect(revoked.active).toBe(false);
-    });
+          ],
+          {
+            env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL },
+          },
+        );
+        const lines = stdout.trim().split('\n');
+        expect(lines).toHaveLength(1);
+        const created = JSON.parse(lines[0]);
+        expect(created.key).toMatch(/^rk_/);
+        expect(created.secret).toMatch(/^rs_[A-Za-z0-9_-]{43}$/);
+        expect(created.scopes).toEqual(allScopes());
+        await generate({ 'X-API-Key': created.key, 'X-API-Secret': created.secret }).expect(201);
+      },
+      SPAWNS_TIMEOUT_MS,
+    );
+
+    it(
+      'creates with flags, lists, updates, rotates, finishes and revokes',
+      async () => {
+        const name = `cli-flags-${Date.now()}`;
+        const created = JSON.parse(
+          (
+            await cli([
+              'clients',
+              'create',
+              '--name',
+              name,
+              '--scopes',
+              'cuir:write,recetas:read',
+              '--rate-limit',
+              '42',
+              '--cuir-uniqueness',
+              'off',
+              '--cuir-rules',
+              'on',
+              '--json',
+            ])
+          ).stdout,
+        );
+        expect(created).toMatchObject({
+          scopes: ['cuir:write', 'recetas:read'],
+          rate_limit_per_minute: 42,
+          cuir_uniqueness: false,
+          cuir_rules: true,
+        });
+        const listed = JSON.parse((await cli(['clients', 'list', '--json'])).stdout);
+        expect(listed.clients.some((c: { key: string }) => c.key === created.key)).toBe(true);
+        expect(JSON.stringify(listed)).not.toContain(created.secret);
+        const updated = JSON.parse(
+          (
+            await cli([
+              'clients',
+              'update',
+              created.key,
+              '--rate-limit',
+              '7',
+              '--cuir-rules',
+              'off',
+              '--json',
+            ])
+          ).stdout,
+        );
+        expect(updated).toMatchObject({ rate_limit_per_minute: 7, cuir_rules: false });
+        const rotated = JSON.parse(
+          (await cli(['clients', 'rotate', created.key, '--json'])).stdout,
+        );
+        expect(rotated.secret).toMatch(/^rs_/);
+        expect(rotated.rotating).toBe(true);
+        const finished = JSON.parse(
+          (await cli(['clients', 'rotate', created.key, '--finish', '--json'])).stdout,
+        );
+        expect(finished.rotating).toBe(false);
+        const revoked = JSON.parse(
+          (await cli(['clients', 'revoke', created.key, '--json'])).stdout,
+        );
+        expect(revoked.active).toBe(false);
+      },
+      SPAWNS_TIMEOUT_MS,
+    );
 
     it('refuses an unknown scope with a message and a non-zero exit', async () => {
       await expect(
