@@ -161,7 +161,7 @@ export function checkAnswer(
 
 /** The app's log lines naming the answer's request id, for a failure's report. */
 function logFor(res: RawResponse, serverLog?: () => string): string {
-  const id = res.headers['x-request-id'];
+  const id = String(res.headers['x-request-id'] ?? '');
   if (!serverLog || !id) return '';
   const lines = serverLog()
     .split('\n')
