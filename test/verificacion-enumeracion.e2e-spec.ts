@@ -102,6 +102,34 @@ describe('verification by CUIR: enumeration is refused', () => {
     ]);
   });
 
+  it(`a burst of unknown CUIRs at once, on both instances: exactly ${LIMIT} answer 404, the rest 429`, async () => {
+    const burster = await createClient(t, { scopes: ['recetas:verify'] });
+    const BURST = LIMIT * 6;
+    // Every request is in flight before any is answered: each passes the check made before
+    // the lookup, so only the count taken after it can hold the limit.
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, (_, n) => verify(n % 2 ? t2 : t, burster, newCuir())),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array(LIMIT).fill(404), ...Array(BURST - LIMIT).fill(429)]);
+    for (const a of answers.filter((x) => x.status === 429))
+      expect(a.body.error.code).toBe('RATE_LIMITED');
+    const rows: Array<{ resultado: string }> = await t.app
+      .get(DataSource)
+      .query(
+        `SELECT resultado FROM auditoria_eventos WHERE tipo = 'verificacion' AND actor = $1 ORDER BY resultado`,
+        [burster.id],
+      );
+    expect(rows.map((r) => r.resultado)).toEqual([
+      ...Array(LIMIT).fill('NOT_FOUND'),
+      ...Array(BURST - LIMIT).fill('RATE_LIMITED'),
+    ]);
+    const warnings = [...t.logs, ...t2.logs].filter(
+      (l) => l.level === 'warn' && JSON.stringify(l).includes(burster.id),
+    );
+    expect(warnings).toHaveLength(1);
+  });
+
   it('documents the 429 on the operation', async () => {
     const doc = (await request(t.url).get('/openapi.json')).body;
     const op = doc.paths['/v1/recetas/verificar/{cuir}'].get;

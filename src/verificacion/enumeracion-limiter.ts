@@ -56,16 +56,25 @@ export class EnumeracionLimiter {
     if (!state || state.consumedPoints < this.limit) return null;
     // Past limit + 1 the block was reported already: nothing more to write.
     const r = state.consumedPoints === this.limit ? await this.count(clientId) : state;
+    return this.tooMany(r);
+  }
+
+  private tooMany(state: RateLimiterRes): DomainError {
     return rateLimited(
       `Too many verifications of unknown CUIRs (${this.limit} per minute); verifications by CUIR are refused until the minute ends`,
-      r,
+      state,
     );
   }
 
-  /** Counts a verification that found nothing. */
-  async missed(clientId: string): Promise<void> {
-    // Concurrent misses may all pass refusal(): the one taking the count past the limit reports.
-    await this.count(clientId);
+  /**
+   * Counts a verification that found nothing; past the limit, the 429 it answers instead of
+   * the 404. Concurrent misses all pass refusal() (a read), so the count taken here, atomic in
+   * the store, decides: exactly `limit` misses a minute learn "not found", however many arrive
+   * at once, and the one taking the count past the limit reports.
+   */
+  async missed(clientId: string): Promise<DomainError | null> {
+    const r = await this.count(clientId);
+    return r.consumedPoints > this.limit ? this.tooMany(r) : null;
   }
 
   private async count(clientId: string): Promise<RateLimiterRes> {

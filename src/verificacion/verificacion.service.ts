@@ -57,6 +57,8 @@ export class VerificacionService {
       throw refusal;
     }
     const r = await this.recetas.findByCuirFromReplica(cuir);
+    // A miss counts before anything is answered or written: past the limit it is a refusal.
+    const tooMany = r ? null : await this.enumeracion.missed(verifier.id);
     // Both trails, together, in one statement: the owner's list of verifications and the
     // sealed event log.
     await this.audit.record(
@@ -72,14 +74,12 @@ export class VerificacionService {
           tipo: 'verificacion',
           cuir,
           actor: verifier.id,
-          resultado: r ? 'ok' : 'NOT_FOUND',
+          resultado: r ? 'ok' : (tooMany?.code ?? 'NOT_FOUND'),
         }),
       ],
     );
-    if (!r) {
-      await this.enumeracion.missed(verifier.id);
-      throw notFound('Prescription');
-    }
+    if (tooMany) throw tooMany;
+    if (!r) throw notFound('Prescription');
     const vida = await this.recetas.vida(r);
     const heldByOther = vida.reserva !== null && vida.reserva.client_id !== verifier.id;
     const open = vida.anulacion === null && vida.en_ventana && !heldByOther;
