@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { httpObservabilityMiddleware } from './common/http/http-observability.middleware.js';
 import { jsonDepthMiddleware } from './common/http/json-depth.middleware.js';
+import { jsonDuplicateKeysMiddleware, keepRawBody } from './common/http/json-duplicate-keys.js';
 import { jsonOnlyMiddleware } from './common/http/json-only.middleware.js';
 import { requestIdMiddleware } from './common/http/request-id.middleware.js';
 import { requestScopeMiddleware } from './common/http/request-scope.js';
@@ -21,8 +22,8 @@ export const BODY_LIMIT = '100kb';
 
 /**
  * The wire conventions, app-wide, in the order a request meets them: request id, observability,
- * the JSON-only rule, the body parser and its depth limit, then Nest's guards, pipes and the
- * one exception filter.
+ * the JSON-only rule, the body parser with its depth limit and duplicate-name check, then Nest's
+ * guards, pipes and the one exception filter.
  * Shared by main.ts and the e2e tests so both run exactly the same app.
  */
 export async function configureApp(app: NestExpressApplication, logger: Logger): Promise<void> {
@@ -37,8 +38,11 @@ export async function configureApp(app: NestExpressApplication, logger: Logger):
   app.use(securityHeadersMiddleware);
   app.use(httpObservabilityMiddleware(logger, app.get(MetricsService)));
   app.use(jsonOnlyMiddleware(routes));
-  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
+  app.use(
+    express.json({ limit: BODY_LIMIT, strict: false, type: () => true, verify: keepRawBody }),
+  );
   app.use(jsonDepthMiddleware);
+  app.use(jsonDuplicateKeysMiddleware);
   app.use(requestScopeMiddleware);
   app.useGlobalFilters(new AllExceptionsFilter(logger.child({ component: 'errors' }), routes));
   app.useGlobalPipes(new RequestValidationPipe());

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createClient, TestClient } from './support/clients.js';
-import { registrationBody } from './support/recetas.js';
+import { issueBodyCuir, registrationBody } from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /** Bad input at the edges of the rules: small, clear 400s, never a 500 or a huge answer. */
@@ -71,6 +71,71 @@ describe('validation limits', () => {
           { field: 'y', issue: 'is not a known field' },
         ],
       });
+    });
+  });
+
+  describe('a body naming a member twice is refused, not read as its last value', () => {
+    /** `body` as JSON with `extra` (already JSON: `"name":value`) written into its object. */
+    const withMember = (body: Record<string, unknown>, extra: string) =>
+      `${JSON.stringify(body).slice(0, -1)},${extra}}`;
+    const refused = (res: Pick<request.Response, 'body'>, field: string) =>
+      expect(res.body.error).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'Request body names a member twice',
+        details: [{ field, issue: 'appears more than once in the same object' }],
+      });
+
+    it('registrar: a second documento_paciente → 400 naming it, nothing registered', async () => {
+      const body = registrationBody();
+      await issueBodyCuir(t, c, body);
+      const res = await post(
+        '/v1/recetas/registrar',
+        withMember(body, '"documento_paciente":"27333444"'),
+      ).expect(400);
+      refused(res, 'documento_paciente');
+      await request(t.url)
+        .get(`/v1/recetas/verificar/${body.cuir as string}`)
+        .set(c.headers)
+        .expect(404);
+      // The same body without the second member registers: the CUIR was free.
+      await post('/v1/recetas/registrar', body).expect(201);
+    });
+
+    it('inside an item, and written with escapes: named at its path', async () => {
+      const body = registrationBody();
+      const item = JSON.stringify((body.items as object[])[0]).slice(0, -1);
+      const text = JSON.stringify({ ...body, items: [] }).replace(
+        '"items":[]',
+        `"items":[${item},"\u0063antidad":9}]`,
+      );
+      refused(await post('/v1/recetas/registrar', text).expect(400), 'items[0].cantidad');
+    });
+
+    it('in UTF-16 too; a UTF-32 body, which the check cannot read, is 415', async () => {
+      // fetch, not supertest: it sends a Buffer as it is (supertest writes it out as JSON).
+      const send = async (charset: string, bytes: Uint8Array) => {
+        const res = await fetch(`${t.url}/v1/recetas/registrar`, {
+          method: 'POST',
+          headers: { ...c.headers, 'Content-Type': `application/json; charset=${charset}` },
+          body: bytes,
+        });
+        return { status: res.status, body: (await res.json()) as request.Response['body'] };
+      };
+      const text = withMember(registrationBody(), '"cuir":"x"');
+      const utf16 = await send('utf-16le', Buffer.from(text, 'utf16le'));
+      expect(utf16.status).toBe(400);
+      refused(utf16, 'cuir');
+      const utf32 = await send(
+        'utf-32le',
+        new Uint8Array(Uint32Array.from([...'{}'].map((ch) => ch.codePointAt(0)!)).buffer),
+      );
+      expect(utf32.status).toBe(415);
+      expect(utf32.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    });
+
+    it('the same name in two objects is no duplicate', async () => {
+      const res = await post('/v1/cuir/generar', '{"state":{"state":1}}').expect(400);
+      expect(res.body.error.message).not.toMatch(/twice/);
     });
   });
 

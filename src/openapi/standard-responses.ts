@@ -99,7 +99,7 @@ export const STANDARD_RESPONSES: Record<string, { status: number; response: Resp
   BadRequest: {
     status: 400,
     response: errorResponse(
-      'VALIDATION_FAILED, UNKNOWN_FIELD (a body field or query parameter this operation does not define) or MALFORMED_JSON; `details` names each failing field',
+      'VALIDATION_FAILED (a body naming a member twice in one object included), UNKNOWN_FIELD (a body field or query parameter this operation does not define) or MALFORMED_JSON; `details` names each failing field',
       [E.VALIDATION_FAILED, E.UNKNOWN_FIELD, E.MALFORMED_JSON],
     ),
   },

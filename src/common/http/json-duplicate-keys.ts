@@ -1,0 +1,145 @@
+import type { NextFunction, Request, Response } from 'express';
+import { TextDecoder } from 'node:util';
+import { DomainError } from '../errors/domain-error.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+
+/** An object or array being read: the names met so far, or the index reached. */
+interface Frame {
+  object: boolean;
+  /** An object's names so far (decoded); created at its first name. */
+  names?: Set<string>;
+  /** The name whose value is being read (objects) or the element's index (arrays). */
+  at: string | number;
+  /** Whether the next string of an object is a name (after `{` or `,`), not a value. */
+  expectName: boolean;
+}
+
+/**
+ * The path (`items[1].codigo`) of the first name that appears twice in one object of `json`,
+ * or null. JSON.parse keeps the last of them without a word, so a body could say one thing to a
+ * gateway that reads the first and another to this service: it is refused instead. For text the
+ * parser accepted (the scan assumes well-formed JSON). Names are compared decoded, so `"a"` and
+ * `"\u0061"` are the same name. One pass over the bytes; a name is decoded once.
+ */
+export function duplicateKeyPath(json: Buffer): string | null {
+  const stack: Frame[] = [];
+  const n = json.length;
+  let i = 0;
+  while (i < n) {
+    const c = json[i];
+    if (c === QUOTE) {
+      const start = i + 1;
+      let escaped = false;
+      i = start;
+      while (json[i] !== QUOTE) {
+        if (json[i] === BACKSLASH) {
+          escaped = true;
+          i++;
+        }
+        i++;
+      }
+      const top = stack[stack.length - 1];
+      if (top?.object && top.expectName) {
+        const name = escaped
+          ? (JSON.parse(json.toString('utf8', start - 1, i + 1)) as string)
+          : json.toString('utf8', start, i);
+        top.names ??= new Set();
+        top.at = name;
+        if (top.names.has(name)) return pathOf(stack);
+        top.names.add(name);
+        top.expectName = false;
+      }
+      i++;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      stack.push({ object: c === OPEN_OBJECT, at: 0, expectName: c === OPEN_OBJECT });
+      i++;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      stack.pop();
+      i++;
+    } else if (c === COMMA) {
+      const top = stack[stack.length - 1];
+      if (top.object) top.expectName = true;
+      else top.at = (top.at as number) + 1;
+      i++;
+    } else {
+      i++;
+    }
+  }
+  return null;
+}
+
+/** `items[1].codigo`: each object's current name, each array's current index. */
+function pathOf(stack: Frame[]): string {
+  let path = '';
+  for (const f of stack) {
+    if (typeof f.at === 'number') path += `[${f.at}]`;
+    else path += path === '' ? f.at : `.${f.at}`;
+  }
+  return path;
+}
+
+/** The raw bodies the JSON parser read (and their charset), until the check has looked. */
+const rawBodies = new WeakMap<Request, { bytes: Buffer; charset: string }>();
+
+/** body-parser's `verify` hook: keeps a reference to the bytes it is about to parse. */
+export function keepRawBody(req: Request, _res: Response, bytes: Buffer, charset: string): void {
+  rawBodies.set(req, { bytes, charset });
+}
+
+/**
+ * After the parser: a body naming a member twice in one object is refused with 400 (contract
+ * §1), the member named; the idempotency hash, validation and the handler never see it. The
+ * contract's JSON is UTF-8; a body in a charset the parser reads but the check cannot (UTF-32)
+ * is refused with 415 rather than let through unchecked.
+ */
+export function jsonDuplicateKeysMiddleware(
+  req: Request,
+  _res: Response,
+  next: NextFunction,
+): void {
+  const raw = rawBodies.get(req);
+  if (raw === undefined) {
+    next();
+    return;
+  }
+  rawBodies.delete(req);
+  const utf8 = asUtf8(raw.bytes, raw.charset);
+  if (utf8 === null) {
+    next(
+      new DomainError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `A JSON body in charset ${raw.charset} is not accepted: send UTF-8`,
+      ),
+    );
+    return;
+  }
+  const path = duplicateKeyPath(utf8);
+  if (path === null) {
+    next();
+    return;
+  }
+  next(
+    new DomainError('VALIDATION_FAILED', 'Request body names a member twice', [
+      { field: path, issue: 'appears more than once in the same object' },
+    ]),
+  );
+}
+
+/** The body's text as UTF-8 bytes, or null for a charset TextDecoder does not know. */
+function asUtf8(bytes: Buffer, charset: string): Buffer | null {
+  if (charset === 'utf-8') return bytes;
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset);
+  } catch {
+    return null;
+  }
+  return Buffer.from(decoder.decode(bytes), 'utf8');
+}
