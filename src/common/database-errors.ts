@@ -45,3 +45,18 @@ export function isConnectionFailure(err: unknown): boolean {
   if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
   return e.driverError !== undefined && e.driverError !== e && isConnectionFailure(e.driverError);
 }
+
+/**
+ * pg-pool's error for a request that waited `connectionTimeoutMillis` for a connection while
+ * every connection of the pool was busy. (A new connection that does not open in time fails
+ * otherwise: "Connection terminated due to connection timeout".)
+ */
+const POOL_WAIT_TIMED_OUT = 'timeout exceeded when trying to connect';
+
+/** No connection of the pool came free in time: the service is saturated, not broken. */
+export function isPoolExhausted(err: unknown): boolean {
+  const e = err as { message?: unknown; driverError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.message === POOL_WAIT_TIMED_OUT) return true;
+  return e.driverError !== undefined && e.driverError !== e && isPoolExhausted(e.driverError);
+}

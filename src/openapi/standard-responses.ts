@@ -183,7 +183,7 @@ export const STANDARD_RESPONSES: Record<string, { status: number; response: Resp
   ServiceUnavailable: {
     status: 503,
     response: errorResponse(
-      'SERVICE_UNAVAILABLE: this instance is not ready (e.g. its database does not answer) or is shutting down; retry, after Retry-After seconds when sent',
+      'SERVICE_UNAVAILABLE: this instance is not ready (e.g. its database does not answer), is shutting down, or is busy (no database connection came free within 5 s); retry, after Retry-After seconds when sent',
       [E.SERVICE_UNAVAILABLE],
       { 'Retry-After': headerRef('Retry-After') },
     ),

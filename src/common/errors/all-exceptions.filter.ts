@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { isPoolExhausted } from '../database-errors.js';
 import { RouteMethodIndex } from '../http/route-methods.js';
 import type { RequestWithContext } from '../http/request-context.js';
 import { PreEncodedError } from '../http/pre-encoded-json.js';
@@ -57,6 +58,19 @@ const BODY_PARSER_ERRORS: Record<string, Omit<Problem, 'status'> & { status: num
     code: 'MALFORMED_JSON',
     message: 'Request body size mismatch',
   },
+};
+
+/**
+ * Every connection of the database pool stayed busy while this request waited for one
+ * (`connectionTimeoutMillis`, 5 s): a burst beyond what the pool serves, not a fault. Answered
+ * as a render past its queue is (contract §8): 503 with Retry-After, so a platform retries
+ * instead of reporting a 500.
+ */
+const POOL_EXHAUSTED: Problem = {
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The service is busy (no database connection came free in time); retry',
+  headers: { 'Retry-After': '1' },
 };
 
 /**
@@ -121,6 +135,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return BODY_PARSER_ERRORS[bodyParserType];
     }
     if (exception instanceof HttpException) return this.fromHttpException(exception, req);
+    if (isPoolExhausted(exception)) return POOL_EXHAUSTED;
     return { status: 500, code: 'INTERNAL', message: 'Internal server error' };
   }
 
