@@ -59,6 +59,23 @@ describe('duplicateKeyPath', () => {
     );
   });
 
+  it.each(['{"a', '{"a":1,', ',,,', '}}}', '"\\', '{"\\u12":1,"b":2}', '[,]'])(
+    'bytes that are not JSON (%s) end the scan with null',
+    (text) => {
+      expect(scan(text)).toBeNull();
+    },
+  );
+
+  it('never throws or hangs on arbitrary bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        const found = duplicateKeyPath(Buffer.from(bytes));
+        expect(found === null || typeof found === 'string').toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('reads a wide object in one pass (9,000 names)', () => {
     const text = `{${Array.from({ length: 9000 }, (_, i) => `"k${i}":0`).join(',')},"k8999":1}`;
     expect(scan(text)).toBe('k8999');

@@ -25,8 +25,10 @@ interface Frame {
  * The path (`items[1].codigo`) of the first name that appears twice in one object of `json`,
  * or null. JSON.parse keeps the last of them without a word, so a body could say one thing to a
  * gateway that reads the first and another to this service: it is refused instead. For text the
- * parser accepted (the scan assumes well-formed JSON). Names are compared decoded, so `"a"` and
- * `"\u0061"` are the same name. One pass over the bytes; a name is decoded once.
+ * parser accepted. Names are compared decoded, so `"a"` and
+ * `"\u0061"` are the same name. One pass over the bytes; a name is decoded once. Bytes that are
+ * not well-formed JSON (a UTF-16 body whose byte order its charset misstated, decoded otherwise
+ * than the parser did) end the scan with null, never a throw or a loop.
  */
 export function duplicateKeyPath(json: Buffer): string | null {
   const stack: Frame[] = [];
@@ -38,18 +40,18 @@ export function duplicateKeyPath(json: Buffer): string | null {
       const start = i + 1;
       let escaped = false;
       i = start;
-      while (json[i] !== QUOTE) {
+      while (i < n && json[i] !== QUOTE) {
         if (json[i] === BACKSLASH) {
           escaped = true;
           i++;
         }
         i++;
       }
+      if (i >= n) return null; // not the text the parser read (see below)
       const top = stack[stack.length - 1];
       if (top?.object && top.expectName) {
-        const name = escaped
-          ? (JSON.parse(json.toString('utf8', start - 1, i + 1)) as string)
-          : json.toString('utf8', start, i);
+        const name = escaped ? decodeName(json, start - 1, i + 1) : json.toString('utf8', start, i);
+        if (name === null) return null;
         top.names ??= new Set();
         top.at = name;
         if (top.names.has(name)) return pathOf(stack);
@@ -65,6 +67,7 @@ export function duplicateKeyPath(json: Buffer): string | null {
       i++;
     } else if (c === COMMA) {
       const top = stack[stack.length - 1];
+      if (top === undefined) return null;
       if (top.object) top.expectName = true;
       else top.at = (top.at as number) + 1;
       i++;
@@ -73,6 +76,15 @@ export function duplicateKeyPath(json: Buffer): string | null {
     }
   }
   return null;
+}
+
+/** A name written with escapes, decoded as JSON does; null when it is not a JSON string. */
+function decodeName(json: Buffer, from: number, to: number): string | null {
+  try {
+    return JSON.parse(json.toString('utf8', from, to)) as string;
+  } catch {
+    return null;
+  }
 }
 
 /** `items[1].codigo`: each object's current name, each array's current index. */
