@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { TextDecoder } from 'node:util';
+import iconv from 'iconv-lite';
 import { DomainError } from '../errors/domain-error.js';
 
 const QUOTE = 0x22;
@@ -107,9 +107,7 @@ export function keepRawBody(req: Request, _res: Response, bytes: Buffer, charset
 
 /**
  * After the parser: a body naming a member twice in one object is refused with 400 (contract
- * §1), the member named; the idempotency hash, validation and the handler never see it. The
- * contract's JSON is UTF-8; a body in a charset the parser reads but the check cannot (UTF-32)
- * is refused with 415 rather than let through unchecked.
+ * §1), the member named; the idempotency hash, validation and the handler never see it.
  */
 export function jsonDuplicateKeysMiddleware(
   req: Request,
@@ -122,17 +120,7 @@ export function jsonDuplicateKeysMiddleware(
     return;
   }
   rawBodies.delete(req);
-  const utf8 = asUtf8(raw.bytes, raw.charset);
-  if (utf8 === null) {
-    next(
-      new DomainError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `A JSON body in charset ${raw.charset} is not accepted: send UTF-8`,
-      ),
-    );
-    return;
-  }
-  const path = duplicateKeyPath(utf8);
+  const path = duplicateKeyPath(asUtf8(raw.bytes, raw.charset));
   if (path === null) {
     next();
     return;
@@ -144,14 +132,10 @@ export function jsonDuplicateKeysMiddleware(
   );
 }
 
-/** The body's text as UTF-8 bytes, or null for a charset TextDecoder does not know. */
-function asUtf8(bytes: Buffer, charset: string): Buffer | null {
-  if (charset === 'utf-8') return bytes;
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charset);
-  } catch {
-    return null;
-  }
-  return Buffer.from(decoder.decode(bytes), 'utf8');
+/**
+ * The body's text as UTF-8 bytes, decoded as the parser decoded it (body-parser reads every
+ * charset with iconv-lite; the check names it as its own dependency, the same version).
+ */
+function asUtf8(bytes: Buffer, charset: string): Buffer {
+  return charset === 'utf-8' ? bytes : Buffer.from(iconv.decode(bytes, charset), 'utf8');
 }
