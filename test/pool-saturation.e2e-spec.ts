@@ -28,6 +28,13 @@ describe('database pool saturated', () => {
     await t.stop();
   });
 
+  /** A read that needs a connection of the pool. */
+  const listar = () =>
+    request(t.url)
+      .get('/v1/recetas/listar')
+      .query({ fecha_desde: '2026-01-01T00:00:00Z', fecha_hasta: '2026-12-31T00:00:00Z' })
+      .set(c.headers);
+
   it('a request no connection came free for in 5 s: 503 with Retry-After; the held one then completes', async () => {
     const body = registrationBody();
     await issueBodyCuir(t, c, body);
@@ -48,10 +55,7 @@ describe('database pool saturated', () => {
     await waitForLockWait(other);
 
     const started = Date.now();
-    const busy = await request(t.url)
-      .get('/v1/recetas/listar')
-      .query({ fecha_desde: '2026-01-01T00:00:00Z', fecha_hasta: '2026-12-31T00:00:00Z' })
-      .set(c.headers);
+    const busy = await listar();
     expect({ status: busy.status, error: busy.body.error }).toEqual({
       status: 503,
       error: {
@@ -66,11 +70,7 @@ describe('database pool saturated', () => {
     await other.query('ROLLBACK');
     const done = await held;
     expect(done.status).toBe(201);
-    await request(t.url)
-      .get('/v1/recetas/listar')
-      .query({ fecha_desde: '2026-01-01T00:00:00Z', fecha_hasta: '2026-12-31T00:00:00Z' })
-      .set(c.headers)
-      .expect(200);
+    await listar().expect(200);
   }, 30_000);
 });
 

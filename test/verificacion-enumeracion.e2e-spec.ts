@@ -52,6 +52,22 @@ describe('verification by CUIR: enumeration is refused', () => {
     return res;
   };
 
+  /** The verification events of `actor` in the event log, their `resultado`s in order. */
+  const resultados = async (actor: string): Promise<string[]> =>
+    (
+      await t.app
+        .get(DataSource)
+        .query(
+          `SELECT resultado FROM auditoria_eventos WHERE tipo = 'verificacion' AND actor = $1 ORDER BY id`,
+          [actor],
+        )
+    ).map((r: { resultado: string }) => r.resultado);
+  /** Both instances' warnings naming `clientId`. */
+  const warningsNaming = (clientId: string) =>
+    [...t.logs, ...t2.logs].filter(
+      (l) => l.level === 'warn' && JSON.stringify(l).includes(clientId),
+    );
+
   it(`past ${LIMIT} unknown CUIRs in a minute: 429 with Retry-After, found CUIRs too; other clients unaffected`, async () => {
     await verify(t, walker, found).expect(200); // a found CUIR does not count
     const misses = Array.from({ length: LIMIT + 2 }, () => newCuir());
@@ -68,9 +84,7 @@ describe('verification by CUIR: enumeration is refused', () => {
     await verify(t, honest, found).expect(200);
 
     // One warning naming the client, once for the minute whichever instance refused, no CUIR.
-    const warnings = [...t.logs, ...t2.logs].filter(
-      (l) => l.level === 'warn' && JSON.stringify(l).includes(walker.id),
-    );
+    const warnings = warningsNaming(walker.id);
     expect(warnings).toHaveLength(1);
     expect(warnings[0].msg).toMatch(/enumeration/);
     const line = JSON.stringify(warnings[0]);
@@ -89,13 +103,7 @@ describe('verification by CUIR: enumeration is refused', () => {
   });
 
   it('the refusals are in the event log (resultado RATE_LIMITED), after the misses', async () => {
-    const rows: Array<{ resultado: string }> = await t.app
-      .get(DataSource)
-      .query(
-        `SELECT resultado FROM auditoria_eventos WHERE tipo = 'verificacion' AND actor = $1 ORDER BY id`,
-        [walker.id],
-      );
-    expect(rows.map((r) => r.resultado)).toEqual([
+    expect(await resultados(walker.id)).toEqual([
       'ok',
       ...Array(LIMIT).fill('NOT_FOUND'),
       ...Array(4).fill('RATE_LIMITED'),
@@ -114,20 +122,11 @@ describe('verification by CUIR: enumeration is refused', () => {
     expect(statuses).toEqual([...Array(LIMIT).fill(404), ...Array(BURST - LIMIT).fill(429)]);
     for (const a of answers.filter((x) => x.status === 429))
       expect(a.body.error.code).toBe('RATE_LIMITED');
-    const rows: Array<{ resultado: string }> = await t.app
-      .get(DataSource)
-      .query(
-        `SELECT resultado FROM auditoria_eventos WHERE tipo = 'verificacion' AND actor = $1 ORDER BY resultado`,
-        [burster.id],
-      );
-    expect(rows.map((r) => r.resultado)).toEqual([
+    expect((await resultados(burster.id)).sort()).toEqual([
       ...Array(LIMIT).fill('NOT_FOUND'),
       ...Array(BURST - LIMIT).fill('RATE_LIMITED'),
     ]);
-    const warnings = [...t.logs, ...t2.logs].filter(
-      (l) => l.level === 'warn' && JSON.stringify(l).includes(burster.id),
-    );
-    expect(warnings).toHaveLength(1);
+    expect(warningsNaming(burster.id)).toHaveLength(1);
   });
 
   it('documents the 429 on the operation', async () => {

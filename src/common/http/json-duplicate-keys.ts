@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import iconv from 'iconv-lite';
 import { DomainError } from '../errors/domain-error.js';
+import { pathText } from '../validation/request-text.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -25,10 +26,9 @@ interface Frame {
  * The path (`items[1].codigo`) of the first name that appears twice in one object of `json`,
  * or null. JSON.parse keeps the last of them without a word, so a body could say one thing to a
  * gateway that reads the first and another to this service: it is refused instead. For text the
- * parser accepted. Names are compared decoded, so `"a"` and
- * `"\u0061"` are the same name. One pass over the bytes; a name is decoded once. Bytes that are
- * not well-formed JSON (a UTF-16 body whose byte order its charset misstated, decoded otherwise
- * than the parser did) end the scan with null, never a throw or a loop.
+ * parser accepted. Names are compared decoded, so `"a"` and `"\u0061"` are the same name. One
+ * pass over the bytes; a name is decoded once. Bytes that are not well-formed JSON end the scan
+ * with null, never a throw or a loop.
  */
 export function duplicateKeyPath(json: Buffer): string | null {
   const stack: Frame[] = [];
@@ -47,14 +47,14 @@ export function duplicateKeyPath(json: Buffer): string | null {
         }
         i++;
       }
-      if (i >= n) return null; // not the text the parser read (see below)
+      if (i >= n) return null; // an unterminated string: not well-formed JSON
       const top = stack[stack.length - 1];
       if (top?.object && top.expectName) {
         const name = escaped ? decodeName(json, start - 1, i + 1) : json.toString('utf8', start, i);
         if (name === null) return null;
         top.names ??= new Set();
         top.at = name;
-        if (top.names.has(name)) return pathOf(stack);
+        if (top.names.has(name)) return pathText(stack.map((f) => f.at));
         top.names.add(name);
         top.expectName = false;
       }
@@ -85,16 +85,6 @@ function decodeName(json: Buffer, from: number, to: number): string | null {
   } catch {
     return null;
   }
-}
-
-/** `items[1].codigo`: each object's current name, each array's current index. */
-function pathOf(stack: Frame[]): string {
-  let path = '';
-  for (const f of stack) {
-    if (typeof f.at === 'number') path += `[${f.at}]`;
-    else path += path === '' ? f.at : `.${f.at}`;
-  }
-  return path;
 }
 
 /** The raw bodies the JSON parser read (and their charset), until the check has looked. */
