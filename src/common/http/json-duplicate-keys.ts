@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import iconv from 'iconv-lite';
 import { DomainError } from '../errors/domain-error.js';
-import { pathText } from '../validation/request-text.js';
+import { fieldText } from '../validation/request-text.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -54,7 +54,7 @@ export function duplicateKeyPath(json: Buffer): string | null {
         if (name === null) return null;
         top.names ??= new Set();
         top.at = name;
-        if (top.names.has(name)) return pathText(stack.map((f) => f.at));
+        if (top.names.has(name)) return fieldText(stack.map((f) => f.at));
         top.names.add(name);
         top.expectName = false;
       }

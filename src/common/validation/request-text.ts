@@ -54,7 +54,7 @@ export function refusedText(value: unknown): ErrorDetail[] {
         (typeof key === 'string' ? textIssue(key) : undefined) ??
         (typeof child === 'string' ? textIssue(child) : undefined);
       // Paths are only built for a hit: this runs on every request.
-      if (issue) found.push({ field: escapeRefused(pathText(path)), issue });
+      if (issue) found.push({ field: fieldText(path), issue });
       else visit(child, depth + 1);
       path.pop();
     }
@@ -74,6 +74,14 @@ function escapeRefused(text: string): string {
     REFUSED_OR_LONE,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+}
+
+/**
+ * A path as an answer's `details` names it: `items[0].nombre`, with refused text in a name
+ * written as `\uXXXX` (contract §1).
+ */
+export function fieldText(path: ReadonlyArray<string | number>): string {
+  return escapeRefused(pathText(path));
 }
 
 /** `items[0].nombre` from ['items', 0, 'nombre']. */
