@@ -33,7 +33,7 @@ describe('canonical request hash', () => {
   });
 
   it('keeps the text of the hashes stored before, so their retries still match', () => {
-    const body = { cuir: '1', items: [] };
+    const body = { cuir: '1', items: [], nombre: 'Muñoz' };
     const before = createHash('sha256')
       .update(`POST POST /v1/recetas/registrar\n${canonicalJson(body)}`)
       .digest('hex');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json.js';
 
 /**
@@ -10,7 +10,6 @@ import { canonicalJson } from '../common/canonical-json.js';
 export function requestHash(method: string, path: string, body: unknown): string {
   // The method twice, as the stored hashes have always had it: a key taken before the path
   // replaced the pattern still matches its retry where the two are the same (the registration).
-  return createHash('sha256')
-    .update(`${method} ${method} ${path}\n${canonicalJson(body)}`)
-    .digest('hex');
+  // One-shot: no Hash object per request (a native handle the GC must finalise).
+  return hash('sha256', `${method} ${method} ${path}\n${canonicalJson(body)}`, 'hex');
 }
