@@ -87,12 +87,17 @@ function decodeName(json: Buffer, from: number, to: number): string | null {
   }
 }
 
-/** The raw bodies the JSON parser read (and their charset), until the check has looked. */
-const rawBodies = new WeakMap<Request, { bytes: Buffer; charset: string }>();
+/**
+ * Where the raw body the JSON parser read (and its charset) waits for the check: a property of
+ * the request under a private symbol, not a WeakMap keyed by requests (every short-lived key of
+ * a WeakMap is extra work for each garbage collection).
+ */
+const RAW_BODY = Symbol('rawJsonBody');
+type WithRawBody = Request & { [RAW_BODY]?: { bytes: Buffer; charset: string } };
 
 /** body-parser's `verify` hook: keeps a reference to the bytes it is about to parse. */
 export function keepRawBody(req: Request, _res: Response, bytes: Buffer, charset: string): void {
-  rawBodies.set(req, { bytes, charset });
+  (req as WithRawBody)[RAW_BODY] = { bytes, charset };
 }
 
 /**
@@ -104,12 +109,12 @@ export function jsonDuplicateKeysMiddleware(
   _res: Response,
   next: NextFunction,
 ): void {
-  const raw = rawBodies.get(req);
+  const raw = (req as WithRawBody)[RAW_BODY];
   if (raw === undefined) {
     next();
     return;
   }
-  rawBodies.delete(req);
+  (req as WithRawBody)[RAW_BODY] = undefined;
   const path = duplicateKeyPath(asUtf8(raw.bytes, raw.charset));
   if (path === null) {
     next();
