@@ -33,6 +33,28 @@ describe('Transactions.prepared', () => {
     });
   });
 
+  it('tells apart texts of the same length, each under its own name', async () => {
+    const times = `SELECT $1::int * 3 AS n /* prepared-spec same length */`;
+    const plus = `SELECT $1::int + 3 AS n /* prepared-spec same length */`;
+    expect(times).toHaveLength(plus.length);
+    await tx.run(async () => {
+      // Built anew each time, as a hot path composes its text: equal by value, not identity.
+      for (const n of [5, 6]) {
+        expect(await tx.prepared(`${times.slice(0, 10)}${times.slice(10)}`, [n])).toEqual([
+          { n: n * 3 },
+        ]);
+        expect(await tx.prepared(`${plus.slice(0, 10)}${plus.slice(10)}`, [n])).toEqual([
+          { n: n + 3 },
+        ]);
+      }
+      const mine = (await preparedHere()).filter(
+        (s) => s.statement === times || s.statement === plus,
+      );
+      expect(mine).toHaveLength(2);
+      expect(mine[0].name).not.toBe(mine[1].name);
+    });
+  });
+
   it('joins the running transaction: a rolled-back write is gone', async () => {
     await tx.manager.query(`CREATE TABLE IF NOT EXISTS prepared_spec (n int PRIMARY KEY)`);
     const insert = `INSERT INTO prepared_spec (n) VALUES ($1) RETURNING n`;
