@@ -159,15 +159,13 @@ describe('partitioning a database in use', () => {
           AND conrelid::regclass::text IN ('dispensas', 'dispensa_items', 'dispensa_reservas', 'receta_historial', 'recetas')`,
     );
     // Those of dispensations, items and reservations, and recetas' to its client; history keeps
-    // none, and recetas' CUIR row is written by its trigger (RecetasCuirPorTrigger) instead.
+    // none, and recetas' CUIR row is written by its insert trigger (RecetasCuirPorTrigger,
+    // RecetasReglasEnTrigger) instead.
     expect(fks).toBe(8);
     const triggers = await ds.query<Array<{ tgname: string }>>(
       `SELECT tgname FROM pg_trigger WHERE tgrelid = 'recetas'::regclass AND NOT tgisinternal ORDER BY tgname`,
     );
-    expect(triggers.map((x) => x.tgname)).toEqual([
-      'recetas_cuir_inmutable',
-      'recetas_cuir_registrar',
-    ]);
+    expect(triggers.map((x) => x.tgname)).toEqual(['recetas_al_actualizar', 'recetas_al_insertar']);
     // The copied events still match their seals.
     const report = await new AuditVerifier(new AuditSealsRepository(ds)).verify();
     expect(report).toMatchObject({ ok: true, problemas: [], eventos: 30 });

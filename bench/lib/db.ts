@@ -133,13 +133,16 @@ export async function seedRecetas(
       }
     : { columns: '', values: '' };
   // Partitioned recetas (issue 30) keep one row per CUIR in recetas_cuir: the ids are drawn
-  // first. Written by recetas' insert trigger since session 14; before it (an A/B against such a
-  // build), by the seed's statement, which recetas' foreign key then asked for.
+  // first. Written by recetas' insert trigger since session 14 (recetas_cuir_registrar, then
+  // recetas_al_insertar since session 16); before it (an A/B against such a build), by the
+  // seed's statement, which recetas' foreign key then asked for.
   const partitioned = (
     await pool.query(`SELECT 1 FROM pg_class WHERE relname = 'recetas_cuir' AND relkind = 'r'`)
   ).rowCount;
   const byTrigger = (
-    await pool.query(`SELECT 1 FROM pg_trigger WHERE tgname = 'recetas_cuir_registrar'`)
+    await pool.query(
+      `SELECT 1 FROM pg_trigger WHERE tgname IN ('recetas_cuir_registrar', 'recetas_al_insertar')`,
+    )
   ).rowCount;
   const cuirRows = partitioned
     ? {

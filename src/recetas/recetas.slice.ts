@@ -10,6 +10,7 @@ import { DatosPersonalesCifrados1795728700000 } from './migrations/1795728700000
 import { RecetasParticionadas1795728800000 } from './migrations/1795728800000-RecetasParticionadas.js';
 import { HistorialSinIndiceRepetido1795728800300 } from './migrations/1795728800300-HistorialSinIndiceRepetido.js';
 import { RecetasCuirPorTrigger1795728800400 } from './migrations/1795728800400-RecetasCuirPorTrigger.js';
+import { RecetasReglasEnTrigger1795728800500 } from './migrations/1795728800500-RecetasReglasEnTrigger.js';
 import { RecetasModule } from './recetas.module.js';
 import { recetasSettings } from './recetas.settings.js';
 
@@ -52,6 +53,7 @@ export const recetasSlice = defineSlice({
     RecetasParticionadas1795728800000,
     HistorialSinIndiceRepetido1795728800300,
     RecetasCuirPorTrigger1795728800400,
+    RecetasReglasEnTrigger1795728800500,
   ],
   partitionedTables: [
     { table: 'recetas', rango: 'id', sequenceOf: 'id_transaccion' },

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ContenidoColumnas, ItemGuardado } from '../contenido/contenido.js';
 import type { Sexo } from '../contenido/contenido-patterns.js';
 import type { AnulacionEstado, Estado } from '../receta-state.js';
@@ -15,7 +15,8 @@ export type RecetaItem = ItemGuardado;
 /**
  * Partitioned by month of its id (RecetasParticionadas). A CUIR registers once, whoever
  * registers it: its row in recetas_cuir (one per CUIR) is the race-safe 409, and a trigger on
- * every insert writes that row (RecetasCuirPorTrigger; TypeORM has no decorator for triggers).
+ * every insert writes that row (RecetasCuirPorTrigger, RecetasReglasEnTrigger; TypeORM has no
+ * decorator for triggers).
  */
 // The listing's indexes: one client's range, newest first (fecha_creacion DESC, id_transaccion
 // DESC in the migration; @Index has no direction, and a backward scan serves the same order).
@@ -42,62 +43,10 @@ export type RecetaItem = ItemGuardado;
 @Index('recetas_client_estado_fecha', ['client_id', 'estado', 'fecha_creacion', 'id_transaccion'])
 /** The ministry backlog for the operators' metrics. */
 @Index('recetas_pending', ['created_at'], { where: "estado = 'PENDING'" })
-@Check('recetas_estado_check', "estado IN ('PENDING', 'COMPLETED', 'FAILED')")
-@Check(
-  'recetas_anulacion_estado_check',
-  "anulacion_estado IN ('PENDING', 'COMPLETED', 'FAILED', 'NOT_REQUIRED')",
-)
-@Check('recetas_vigencia', 'vigencia_hasta >= vigencia_desde')
-@Check(
-  'recetas_anulacion',
-  `(anulada_at IS NULL) = (motivo_anulacion IS NULL)
-   AND (anulada_at IS NULL) = (anulacion_estado IS NULL)`,
-)
-// SPEC 9.2's content rules, added NOT VALID by their migration (1795728400000), where they
-// are explained; TypeORM cannot say NOT VALID, and never creates them.
-@Check(
-  'recetas_paciente',
-  `paciente_sexo IN ('F', 'M', 'X')
-   AND paciente_fecha_nacimiento >= DATE '1900-01-01'
-   AND (paciente_nombre IS NULL) = (paciente_apellido IS NULL)
-   AND (paciente_nombre IS NULL) = (paciente_sexo IS NULL)
-   AND (paciente_nombre IS NULL) = (paciente_fecha_nacimiento IS NULL)`,
-)
-// Replaced NOT VALID by 1795728700000: the member number in clear or in the seal.
-@Check(
-  'recetas_cobertura',
-  `(cobertura_financiador IS NOT NULL OR cobertura_numero_afiliado IS NULL)
-   AND (cobertura_financiador IS NULL OR cobertura_numero_afiliado IS NOT NULL
-        OR personales_cifrado IS NOT NULL)
-   AND (cobertura_financiador IS NOT NULL
-        OR (cobertura_codigo_rnos IS NULL AND cobertura_plan IS NULL))`,
-)
-@Check('recetas_diagnostico', 'diagnostico_codigo IS NOT NULL OR diagnostico_descripcion IS NULL')
-// Added NOT VALID by 1795728700000: a row's personal members in clear (before) or sealed.
-@Check(
-  'recetas_personales',
-  `personales_cifrado IS NULL
-   OR (paciente_nombre IS NULL AND paciente_apellido IS NULL AND paciente_sexo IS NULL
-       AND paciente_fecha_nacimiento IS NULL AND cobertura_numero_afiliado IS NULL
-       AND diagnostico_codigo IS NULL AND diagnostico_descripcion IS NULL)`,
-)
-// Added NOT VALID by its migration (1795728600000): rows before it all hold their plaintext.
-@Check(
-  'recetas_documento',
-  `(documento_cifrado IS NULL) = (documento_indice IS NULL)
-   AND (documento_paciente IS NOT NULL OR documento_cifrado IS NOT NULL)`,
-)
-@Check('recetas_content_salt', 'octet_length(content_salt) = 16')
-@Check(
-  'recetas_items_tipos',
-  `jsonb_typeof(items) = 'array'
-   AND NOT jsonb_path_exists(items, '$[*] ? (
-         @.nombre.type() != "string" || @.cantidad.type() != "number"
-      || @.codigo.type() != "string" || @.dci.type() != "string"
-      || @.concentracion.type() != "string" || @.forma_farmaceutica.type() != "string"
-      || @.presentacion.type() != "string" || @.posologia.type() != "string"
-      || @.sustituible.type() != "boolean")')`,
-)
+// No CHECKs: the rules they stated (estado, the cancellation's fields, the validity window, SPEC
+// 9.2's content, the sealed document and personal members, the items' types) are tested by the
+// triggers on every insert and update, with the CHECKs' own errors, because PostgreSQL rebuilt
+// the CHECKs' expressions for every statement (RecetasReglasEnTrigger, where they are listed).
 export class RecetaEntity implements ContenidoColumnas {
   /**
    * The regulation's sequential transaction id (bigint, read as a decimal string), drawn from

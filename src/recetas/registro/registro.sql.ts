@@ -127,6 +127,6 @@ export function insertRegistrationSql(
 /**
  * The unique index that makes a second registration of a CUIR fail (409): `recetas_cuir`'s key,
  * one row per registered CUIR across every month's partition, written by the trigger on
- * `recetas`' inserts (RecetasParticionadas, RecetasCuirPorTrigger).
+ * `recetas`' inserts (RecetasParticionadas, RecetasCuirPorTrigger, RecetasReglasEnTrigger).
  */
 export const CUIR_UNIQUE_INDEX = 'recetas_cuir_pkey';
