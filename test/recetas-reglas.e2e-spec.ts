@@ -126,28 +126,32 @@ describe('recetas: the rules the CHECKs stated, in the triggers', () => {
     await t?.stop();
   });
 
-  /** Inserts `row` into `table` under a savepoint: null, or the error it was refused with. */
-  async function insert(
-    table: string,
-    row: Row,
+  /** Runs one statement under a savepoint: null, or the error it was refused with. */
+  async function attempt(
+    sql: string,
+    params: unknown[],
   ): Promise<{ code: string; constraint: string; message: string } | null> {
-    await q.query('SAVEPOINT fila');
+    await q.query('SAVEPOINT intento');
     try {
-      await q.query(
-        `INSERT INTO ${table} (client_id, cuir, matricula_profesional, locacion, fecha_creacion,
-           mensaje, ${COLUMNS.join(', ')})
-         VALUES ($1, $2, '123456', 'x', now(), 'x', ${COLUMNS.map((_, i) => `$${i + 3}`).join(', ')})`,
-        [clientId, newCuir(), ...COLUMNS.map((c) => row[c])],
-      );
-      await q.query('RELEASE SAVEPOINT fila');
+      await q.query(sql, params);
+      await q.query('RELEASE SAVEPOINT intento');
       return null;
     } catch (err) {
-      await q.query('ROLLBACK TO SAVEPOINT fila');
+      await q.query('ROLLBACK TO SAVEPOINT intento');
       const e = (err as { driverError: { code: string; constraint: string; message: string } })
         .driverError;
       return { code: e.code, constraint: e.constraint, message: e.message };
     }
   }
+
+  /** Inserts `row` into `table`: null, or the error it was refused with. */
+  const insert = (table: string, row: Row) =>
+    attempt(
+      `INSERT INTO ${table} (client_id, cuir, matricula_profesional, locacion, fecha_creacion,
+         mensaje, ${COLUMNS.join(', ')})
+       VALUES ($1, $2, '123456', 'x', now(), 'x', ${COLUMNS.map((_, i) => `$${i + 3}`).join(', ')})`,
+      [clientId, newCuir(), ...COLUMNS.map((c) => row[c])],
+    );
 
   it('leaves no CHECK on recetas or its partitions', async () => {
     const [{ n }] = (await q.query(
@@ -203,16 +207,8 @@ describe('recetas: the rules the CHECKs stated, in the triggers', () => {
       `SELECT max(id_transaccion)::text AS id FROM recetas`,
     )) as Array<{ id: string }>;
     const update = async (set: string) => {
-      await q.query('SAVEPOINT cambio');
-      try {
-        await q.query(`UPDATE recetas SET ${set} WHERE id_transaccion = $1`, [id]);
-        await q.query('RELEASE SAVEPOINT cambio');
-        return null;
-      } catch (err) {
-        await q.query('ROLLBACK TO SAVEPOINT cambio');
-        const e = (err as { driverError: { code: string; constraint?: string } }).driverError;
-        return { code: e.code, constraint: e.constraint };
-      }
+      const refused = await attempt(`UPDATE recetas SET ${set} WHERE id_transaccion = $1`, [id]);
+      return refused && { code: refused.code, constraint: refused.constraint };
     };
     expect(await update(`estado = 'CANCELLED'`)).toEqual({
       code: '23514',

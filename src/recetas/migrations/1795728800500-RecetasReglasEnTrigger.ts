@@ -33,16 +33,13 @@ export class RecetasReglasEnTrigger1795728800500 implements MigrationInterface {
       CREATE FUNCTION recetas_al_insertar() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
 ${refusals()}
-        INSERT INTO recetas_cuir (cuir, id_transaccion) VALUES (NEW.cuir, NEW.id_transaccion);
+${CUIR_FILA}
         RETURN NEW;
       END $$`);
     await q.query(`
       CREATE FUNCTION recetas_al_actualizar() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.cuir IS DISTINCT FROM OLD.cuir OR NEW.id_transaccion IS DISTINCT FROM OLD.id_transaccion THEN
-          RAISE EXCEPTION 'a prescription''s CUIR and id never change (%)', OLD.id_transaccion
-            USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
+${CUIR_INMUTABLE}
 ${refusals()}
         RETURN NEW;
       END $$`);
@@ -71,16 +68,13 @@ ${refusals()}
     await q.query(`
       CREATE FUNCTION recetas_cuir_registrar() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        INSERT INTO recetas_cuir (cuir, id_transaccion) VALUES (NEW.cuir, NEW.id_transaccion);
+${CUIR_FILA}
         RETURN NEW;
       END $$`);
     await q.query(`
       CREATE FUNCTION recetas_cuir_inmutable() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.cuir IS DISTINCT FROM OLD.cuir OR NEW.id_transaccion IS DISTINCT FROM OLD.id_transaccion THEN
-          RAISE EXCEPTION 'a prescription''s CUIR and id never change (%)', OLD.id_transaccion
-            USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
+${CUIR_INMUTABLE}
         RETURN NEW;
       END $$`);
     await q.query(`CREATE TRIGGER recetas_cuir_registrar BEFORE INSERT ON recetas
@@ -93,6 +87,15 @@ ${refusals()}
     await q.query(`DROP FUNCTION recetas_al_actualizar()`);
   }
 }
+
+/** The CUIR's own row, written on every insert (RecetasCuirPorTrigger's, unchanged). */
+const CUIR_FILA = `        INSERT INTO recetas_cuir (cuir, id_transaccion) VALUES (NEW.cuir, NEW.id_transaccion);`;
+
+/** A prescription's CUIR and id never change (RecetasCuirPorTrigger's test, unchanged). */
+const CUIR_INMUTABLE = `        IF NEW.cuir IS DISTINCT FROM OLD.cuir OR NEW.id_transaccion IS DISTINCT FROM OLD.id_transaccion THEN
+          RAISE EXCEPTION 'a prescription''s CUIR and id never change (%)', OLD.id_transaccion
+            USING ERRCODE = 'integrity_constraint_violation';
+        END IF;`;
 
 /** Each CHECK's test, refused in a trigger with the CHECK's own error. */
 function refusals(): string {
