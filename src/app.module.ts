@@ -1,12 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { HandlerPipelineInterceptor } from './common/http/handler-pipeline.interceptor.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ResilienceModule } from './common/resilience/resilience.module.js';
 import { UndeclaredQueryCheck } from './common/validation/undeclared-query.js';
-import { AppConfig, migrationUrl } from './config/app-config.js';
+import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { ParticionesMetrics } from './database/particiones/particiones.metrics.js';
@@ -40,6 +41,7 @@ export class AppModule {
           config.http.requestTimeoutMs,
           config.database.readUrl,
         ),
+        ScheduleModule.forRoot(),
         MetricsModule,
         ResilienceModule,
         HealthModule,
@@ -51,11 +53,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: HandlerPipelineInterceptor },
         {
           provide: PARTICIONES_OPTIONS,
-          useValue: {
-            ownerUrl: migrationUrl(config) as string,
-            tables: MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []),
-            everyHours: 1,
-          },
+          useValue: { tables: MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []) },
         },
         ParticionesScheduler,
         ParticionesMetrics,

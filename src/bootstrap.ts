@@ -5,7 +5,13 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { answerClientError } from './common/http/client-error.js';
 import { NestPinoLogger } from './common/logging/logger.js';
-import { AppConfig, needsSandbox, withDatabaseUrl, withSandbox } from './config/app-config.js';
+import {
+  AppConfig,
+  needsSandbox,
+  withEmbeddedDatabase,
+  withoutMigrationUrl,
+  withSandbox,
+} from './config/app-config.js';
 import { configureApp } from './configure-app.js';
 import { startEmbeddedPostgres } from './database/embedded/embedded-postgres.js';
 import { effectiveDataDir } from './database/embedded/server-user.js';
@@ -59,7 +65,7 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
         onProgress: (line) => logger.info(line),
       });
       stops.push(() => db.stop());
-      config = withDatabaseUrl(config, db.url);
+      config = withEmbeddedDatabase(config, { url: db.runtimeUrl, migrationUrl: db.url });
     }
     let sandboxUrl: string | undefined;
     if (needsSandbox(config)) {
@@ -71,6 +77,8 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     // Now that the database and the sandbox are known, so are the settings' consequences.
     for (const warning of config.warnings) logger.warn(warning);
     const { applied, runtimeRole, warnings } = await migrateDatabase(config);
+    // The serving process keeps no migration credentials (SPEC 11.1).
+    config = withoutMigrationUrl(config);
     for (const warning of warnings) logger.warn(warning);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     if (runtimeRole)

@@ -5,11 +5,17 @@ import type { RuntimeAccess } from './database/runtime-grants.js';
 import { installQueueSchema } from './queue/queue-schema.js';
 import { MODULE_SLICES } from './slices.js';
 
+/** Tables of no module the service may only read: the months' openings (written by the migrations). */
+const DATABASE_READ_ONLY = ['particiones_aperturas'];
+
+/** The migrations' SECURITY DEFINER doors the service calls (migration FuncionesFijas). */
+const DATABASE_DOORS = ['particiones_abrir_mes()'];
+
 /**
- * The migrations, as the migration role (DATABASE_MIGRATION_URL, else DATABASE_URL's), then,
- * when that is another role than DATABASE_URL's, the runtime role's grants: every module's
- * tables read-write except those its slice declares append-only or read-only, and the job
- * queue's schema its own. Run at start (bootstrap.ts) and by the CLI, the same way.
+ * The migrations, as the migration role (DATABASE_MIGRATION_URL, else DATABASE_URL's), the job
+ * queue's schema and every declared queue, the months ahead, then, when DATABASE_URL logs in as
+ * another role, that role's grants: every module's tables read-write except those its slice
+ * declares append-only or read-only. Run at start (bootstrap.ts) and by the CLI, the same way.
  */
 export function migrateDatabase(config: AppConfig): Promise<MigrationRun> {
   const url = migrationUrl(config) as string;
@@ -20,9 +26,21 @@ export function migrateDatabase(config: AppConfig): Promise<MigrationRun> {
       : {
           url: config.database.url as string,
           appendOnly: MODULE_SLICES.flatMap((s) => s.appendOnlyTables ?? []),
-          readOnly: MODULE_SLICES.flatMap((s) => s.readOnlyTables ?? []),
-          ownedSchemas: [{ name: schema, install: (u) => installQueueSchema(u, schema) }],
+          readOnly: [
+            ...DATABASE_READ_ONLY,
+            ...MODULE_SLICES.flatMap((s) => s.readOnlyTables ?? []),
+          ],
+          functions: DATABASE_DOORS,
+          queueSchema: schema,
         };
-  const partitioned = MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []);
-  return runMigrations(url, MIGRATIONS, runtime, partitioned);
+  return runMigrations(url, MIGRATIONS, {
+    runtime,
+    partitioned: MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []),
+    installQueue: (u) =>
+      installQueueSchema(
+        u,
+        schema,
+        MODULE_SLICES.flatMap((s) => s.queues ?? []),
+      ),
+  });
 }

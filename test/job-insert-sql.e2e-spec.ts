@@ -19,9 +19,10 @@ describe('job insert in a statement (insertJobSql) vs pg-boss send', () => {
   beforeAll(async () => {
     t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
     db = t.app.get(DataSource);
-    // pg-boss itself, on the app's queue schema, to write the reference rows.
+    // pg-boss itself, on the app's queue schema, to write the reference rows: as the migration
+    // role, which alone may create queues.
     boss = new PgBoss({
-      connectionString: t.config.database.url,
+      connectionString: process.env.TEST_DATABASE_URL,
       schema: t.config.queue.schema,
       supervise: false,
       schedule: false,

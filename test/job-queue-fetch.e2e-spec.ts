@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { SqlParams } from '../src/common/sql/sql-params.js';
 import { insertJobSql } from '../src/queue/job.sql.js';
@@ -38,7 +39,10 @@ describe('job queue fetch on a large backlog', () => {
       `WITH s AS (SELECT g AS id FROM generate_series(1, 20000) g), j AS (${insert}) SELECT 1`,
       p.values,
     );
-    await db.query(`ANALYZE ${t.config.queue.schema}.job`);
+    // ANALYZE is the owner's: the migration role's (the service's own role owns nothing).
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`ANALYZE ${t.config.queue.schema}.job`).finally(() => admin.end());
 
     const fetch = plans.fetchNextJob(t.config.queue.schema)({ includeMetadata: true });
     const plan = (

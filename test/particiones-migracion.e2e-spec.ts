@@ -124,12 +124,9 @@ describe('partitioning a database in use', () => {
     expect(before.recetas.n).toBe(30);
     expect(before.auditoria_eventos.n).toBe(30);
 
-    const run = await runMigrations(
-      fresh.url,
-      MIGRATIONS,
-      undefined,
-      MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []),
-    );
+    const run = await runMigrations(fresh.url, MIGRATIONS, {
+      partitioned: MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []),
+    });
     expect(run.applied).toEqual(
       expect.arrayContaining([
         'RecetasParticionadas1795728800000',

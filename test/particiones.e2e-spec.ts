@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { asegurarParticiones, MESES_ADELANTE } from '../src/database/particiones/particiones.js';
+import { dataSourceOptions } from '../src/database/data-source-options.js';
+import {
+  asegurarEnTransaccion,
+  asegurarParticiones,
+  MESES_ADELANTE,
+} from '../src/database/particiones/particiones.js';
 import { ParticionesScheduler } from '../src/database/particiones/particiones.scheduler.js';
 import {
   periodoDe,
@@ -50,7 +55,9 @@ describe('partitions by month', () => {
     // The run's pool (5): 20 dispensations at once on it starved it once (a look-up under the
     // row lock waited for a second connection: ApiClientsRepository).
     t = await startTestApp({ DATABASE_URL: fresh.url, MINISTRY_DELIVERY_ENABLED: 'false' });
-    db = t.app.get(DataSource);
+    // The test's own SQL runs as the migration role (the service's own role owns nothing).
+    db = new DataSource(dataSourceOptions(fresh.url, 3));
+    await db.initialize();
     owner = await createClient(t, { scopes: ['cuir:write', 'recetas:write', 'recetas:read'] });
     farmacias = [];
     for (let i = 0; i < 2; i++)
@@ -59,22 +66,25 @@ describe('partitions by month', () => {
       );
   }, 60_000);
   afterAll(async () => {
+    await db?.destroy();
     await t?.stop();
     await fresh?.drop();
   });
 
-  /** Opens the month after the open one, as the hourly run does when that month has come. */
+  /**
+   * Opens the month after the open one, as a migration run in that month does (a start, or the
+   * scheduled `particiones crear`): the same database function the service's hourly run calls
+   * through its door, with that month's instant.
+   */
   const abrirSiguiente = async () => {
     abierto = siguiente(abierto);
     const at = new Date(new Date(primerInstante(abierto)).getTime() + 60_000);
-    // The hourly run itself, on its own connection: a run that lost a deadlock (or its lock
-    // timeout) to the writes is run again, as the next tick would.
-    const scheduler = t.app.get(ParticionesScheduler);
-    for (let attempt = 1; attempt <= 10; attempt++) {
-      const done = await scheduler.tick(at);
-      if (done) return done;
+    const q = db.createQueryRunner();
+    try {
+      return await asegurarEnTransaccion(q, TABLES, at);
+    } finally {
+      await q.release();
     }
-    throw new Error('the month did not open in 10 runs');
   };
   const partitionOf = async (table: string, key: string, id: string): Promise<string> => {
     const [row] = await db.query<Array<{ p: string }>>(
@@ -91,7 +101,7 @@ describe('partitions by month', () => {
     return { id: res.body.data.id_transaccion as string, cuir: body.cuir as string };
   };
 
-  it('a fresh database: the tables partitioned, this month and three ahead, the month opened', async () => {
+  it('a fresh database: the tables partitioned, this month and twelve ahead, the month opened', async () => {
     const kinds = await db.query<Array<{ relname: string; relkind: string }>>(
       `SELECT relname, relkind FROM pg_class WHERE relname = ANY($1) ORDER BY relname`,
       [[...FAMILY, 'auditoria_eventos', 'verificaciones_cuir', 'recetas_cuir']],
@@ -107,8 +117,8 @@ describe('partitions by month', () => {
       // One row per CUIR across every month: a plain table.
       recetas_cuir: 'r',
     });
-    const months = [0, 1, 2, 3].map((i) => sufijo(siguiente(actual, i)));
-    expect(MESES_ADELANTE).toBe(3);
+    const months = Array.from({ length: 13 }, (_, i) => sufijo(siguiente(actual, i)));
+    expect(MESES_ADELANTE).toBe(12);
     for (const table of [...FAMILY, 'auditoria_eventos', 'verificaciones_cuir']) {
       const parts = await db.query<Array<{ name: string }>>(
         `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -127,9 +137,11 @@ describe('partitions by month', () => {
       { secuencia: 'auditoria_eventos.id', primer_id: primerId(actual).toString() },
       { secuencia: 'recetas.id_transaccion', primer_id: primerId(actual).toString() },
     ]);
-    // The operators' gauge says three months ahead (ops: PartitionsAheadLow below two).
+    // The operators' gauge says twelve months ahead (ops: PartitionsAheadLow below two).
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
-    expect(metrics).toMatch(/^particiones_meses_adelante 3$/m);
+    expect(metrics).toMatch(/^particiones_meses_adelante 12$/m);
+    // The service's hourly run, through its door, finds the month open already.
+    expect(await t.app.get(ParticionesScheduler).tick()).toEqual([]);
     // A registration lands in this month's partition, with everything that hangs off it.
     const r = await registered();
     expect(BigInt(r.id) >= primerId(actual)).toBe(true);

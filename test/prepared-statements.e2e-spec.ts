@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { isUniqueViolation } from '../src/common/database-errors.js';
 import { PREPARED_TEXTS_MAX, Transactions } from '../src/database/transactions.js';
 import { startTestApp, TestApp } from './support/test-app.js';
@@ -12,6 +13,12 @@ describe('Transactions.prepared', () => {
   let tx: Transactions;
 
   beforeAll(async () => {
+    // A table of the test's own, made by the migration role and granted to the service's.
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE TABLE IF NOT EXISTS prepared_spec (n int PRIMARY KEY)`);
+    await admin.query(`GRANT ALL ON prepared_spec TO ${process.env.TEST_RUNTIME_ROLE}`);
+    await admin.end();
     t = await startTestApp({ MINISTRY_DELIVERY_ENABLED: 'false' });
     tx = t.app.get(Transactions);
   });
@@ -56,7 +63,6 @@ describe('Transactions.prepared', () => {
   });
 
   it('joins the running transaction: a rolled-back write is gone', async () => {
-    await tx.manager.query(`CREATE TABLE IF NOT EXISTS prepared_spec (n int PRIMARY KEY)`);
     const insert = `INSERT INTO prepared_spec (n) VALUES ($1) RETURNING n`;
     await expect(
       tx.run(async () => {
@@ -69,7 +75,6 @@ describe('Transactions.prepared', () => {
   });
 
   it("throws the driver's error, which the service's checks read (unique violation, constraint)", async () => {
-    await tx.manager.query(`CREATE TABLE IF NOT EXISTS prepared_spec (n int PRIMARY KEY)`);
     const insert = `INSERT INTO prepared_spec (n) VALUES ($1) /* prepared-spec dup */`;
     await tx.prepared(insert, [100]);
     const err: unknown = await tx.prepared(insert, [100]).catch((e: unknown) => e);

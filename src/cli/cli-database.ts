@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { DataSource, EntitySchema } from 'typeorm';
-import { migrationUrl, withDatabaseUrl, type AppConfig } from '../config/app-config.js';
+import { migrationUrl, withEmbeddedDatabase, type AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
-import { embeddedUrl } from '../database/embedded/cluster-server.js';
+import { embeddedRuntimeUrl, embeddedUrl } from '../database/embedded/cluster-server.js';
 import { passwordPath, startEmbeddedPostgres } from '../database/embedded/embedded-postgres.js';
 import { readRunningServer } from '../database/embedded/ownership.js';
 import { effectiveDataDir } from '../database/embedded/server-user.js';
+import type { MigrationRun } from '../database/migrate.js';
 import { migrateDatabase } from '../migrate-database.js';
 
 type Entity = Function | EntitySchema; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
 
 export interface CliDatabase {
   dataSource: DataSource;
+  /** What the migration run before the command did (the months ahead it created among it). */
+  migrated: MigrationRun;
   close(): Promise<void>;
 }
 
@@ -28,30 +31,36 @@ export async function openCliDatabase(
   entities: Entity[],
   options: { as?: 'runtime' | 'migration' } = {},
 ): Promise<CliDatabase> {
-  let url = config.database.url;
+  let resolved = config;
   let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!url) {
+  if (!config.database.url) {
     const dir = effectiveDataDir(
       config.database.embedded.dir,
       config.database.embedded.dirIsDefault,
     );
     const running = readRunningServer(dir);
     if (running) {
-      url = embeddedUrl(running.port, readFileSync(passwordPath(dir), 'utf8').trim());
+      const password = readFileSync(passwordPath(dir), 'utf8').trim();
+      resolved = withEmbeddedDatabase(config, {
+        url: embeddedRuntimeUrl(running.port, password),
+        migrationUrl: embeddedUrl(running.port, password),
+      });
     } else {
       const db = await startEmbeddedPostgres({ dataDir: dir });
-      url = db.url;
+      resolved = withEmbeddedDatabase(config, { url: db.runtimeUrl, migrationUrl: db.url });
       stopEmbedded = () => db.stop();
     }
   }
   try {
-    const resolved = withDatabaseUrl(config, url);
-    await migrateDatabase(resolved);
-    const workUrl = options.as === 'migration' ? (migrationUrl(resolved) as string) : url;
+    const migrated = await migrateDatabase(resolved);
+    const workUrl = (
+      options.as === 'migration' ? migrationUrl(resolved) : resolved.database.url
+    ) as string;
     const dataSource = new DataSource({ ...dataSourceOptions(workUrl, 1), entities });
     await dataSource.initialize();
     return {
       dataSource,
+      migrated,
       async close() {
         await dataSource.destroy();
         await stopEmbedded?.();

@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { checkedPurgeDate, MIN_RETENTION_YEARS } from '../auditoria/audit-purger.js';
 import type { AppConfig } from '../config/app-config.js';
+import { mesesAdelante } from '../database/particiones/particiones.metrics.js';
 import {
   listarParticiones,
+  MESES_ADELANTE,
   mesesAntesDe,
   type Particion,
   separarMes,
@@ -46,6 +48,31 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
   const cmd = new Command('particiones').description(
     'the monthly partitions (docs/architecture.md, "Partitions")',
   );
+  cmd
+    .command('crear')
+    .description(
+      `create the months ahead (a year: ${MESES_ADELANTE}) and open this month, as the migration role; run it on a schedule (daily), so a service that is never restarted keeps its margin`,
+    )
+    .option('--json', 'print one JSON object on stdout')
+    .action(async (flags: { json?: boolean }) => {
+      // Every CLI command's migration run creates them; this one says what it did.
+      const db = await openCliDatabase(config, []);
+      try {
+        const done = db.migrated.particiones ?? { creadas: [], abiertas: [] };
+        const ahead = mesesAdelante(
+          await listarParticiones(db.dataSource, tables),
+          tables.map((t) => t.table),
+        );
+        if (flags.json) out.json({ ...done, meses_adelante: ahead });
+        else {
+          for (const name of done.creadas) out.line(`created ${name}`);
+          for (const a of done.abiertas) out.line(`opened ${a.periodo} in ${a.secuencia}`);
+          out.line(`${ahead} months ahead`);
+        }
+      } finally {
+        await db.close();
+      }
+    });
   cmd
     .command('listar')
     .description('every partition: its table, month, bounds, estimated rows and size')

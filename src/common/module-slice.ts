@@ -43,6 +43,11 @@ export interface ModuleSlice {
    * partitions ahead of need, `npm run cli -- particiones` lists and drops them.
    */
   partitionedTables?: readonly PartitionedTable[];
+  /**
+   * The job queues its `@QueueJob()` classes work (their `name`): the migrations create them
+   * (queue/queue-schema.ts), since the service's role may create no table.
+   */
+  queues?: readonly string[];
   /** The OpenAPI tags its controllers use (`@ApiTags`), name → description, in display order. */
   tags?: Readonly<Record<string, string>>;
   /** Stable operationIds of its routes: `'GET /v1/obras-sociales': 'buscarObrasSociales'`. */

@@ -108,6 +108,24 @@ export function withSandbox(config: AppConfig, sandboxUrl: string): AppConfig {
   });
 }
 
+/**
+ * The embedded server's two logins: the service's, and the migrations' (its superuser), as
+ * production has them (SPEC 11.1).
+ */
+export function withEmbeddedDatabase(
+  config: AppConfig,
+  urls: { url: string; migrationUrl: string },
+): AppConfig {
+  const core = coreOf(config);
+  return withCore(config, { ...core, database: { ...core.database, ...urls } });
+}
+
+/** The configuration the running service keeps once migrated: no migration credentials. */
+export function withoutMigrationUrl(config: AppConfig): AppConfig {
+  const core = coreOf(config);
+  return withCore(config, { ...core, database: { ...core.database, migrationUrl: undefined } });
+}
+
 export function withDatabaseUrl(config: AppConfig, url: string, poolSize?: number): AppConfig {
   const core = coreOf(config);
   return withCore(config, {

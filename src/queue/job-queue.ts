@@ -30,9 +30,9 @@ export interface EnqueueOptions {
 
 /**
  * The durable job queue: pg-boss on the application's own PostgreSQL (embedded or not), no
- * extra server. pg-boss keeps its tables in its own schema (QUEUE_SCHEMA) and migrates it
- * itself at start, under its own advisory lock. Every `@QueueJob()` provider gets its queue at
- * init and its pollers once the app is up; a job is worked by one instance at a time (SKIP
+ * extra server. pg-boss keeps its tables in its own schema (QUEUE_SCHEMA), which the migrations
+ * create and upgrade with every declared queue (queue-schema.ts). Every `@QueueJob()` provider
+ * gets its queue's policy at init and its pollers once the app is up; a job is worked by one instance at a time (SKIP
  * LOCKED), and a job whose worker died is worked again once it expires.
  */
 @Injectable()
@@ -81,14 +81,22 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     });
   }
 
-  /** Creates the queue of every declared job, so enqueueing works from the first request. */
+  /**
+   * Finds every declared job and sets its queue's policy (retries, expiry: settings may change
+   * them between starts). The queue itself was created by the migrations (the slice's `queues`);
+   * a job whose queue is missing stops the start, naming it.
+   */
   async onModuleInit(): Promise<void> {
     const boss = await this.start();
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as QueueJobHandler<unknown> | undefined;
       if (!instance || !wrapper.metatype) continue;
       if (Reflect.getMetadata(QUEUE_JOB, wrapper.metatype) !== true) continue;
-      await boss.createQueue(instance.name, { name: instance.name, ...instance.policy });
+      if (!(await boss.getQueue(instance.name)))
+        throw new Error(
+          `job queue ${instance.name} does not exist: declare it in its module's slice (queues), so the migrations create it`,
+        );
+      await boss.updateQueue(instance.name, { name: instance.name, ...instance.policy });
       this.jobs.set(wrapper.metatype as QueueJobClass<unknown>, instance);
     }
   }
@@ -153,35 +161,16 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
         supervise: true,
         maintenanceIntervalSeconds: this.config.queue.maintenanceIntervalSeconds,
         schedule: false,
+        // The migrations install and upgrade the schema (queue-schema.ts); this only checks it.
+        migrate: false,
       });
       boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
       process.on('unhandledRejection', this.onUnhandledRejection);
       await boss.start();
-      await this.ensureFetchIndex();
       this.boss = boss;
       return boss;
     })();
     return this.starting;
-  }
-
-  /**
-   * pg-boss 10 fetches the next jobs `ORDER BY priority DESC, created_on, id` among the queued
-   * ones, and its own index (name, start_after) does not serve that order: every fetch sorted
-   * the whole backlog (19 ms per fetch at 20,000 queued jobs, so draining a backlog was
-   * quadratic). This index lets a fetch walk the queued jobs in its order and stop at the
-   * batch size. Created on the partitioned parent, so every queue's partition gets it, also
-   * queues created later. Serialised by an advisory lock, since IF NOT EXISTS alone is not
-   * safe when two instances start at once.
-   */
-  private async ensureFetchIndex(): Promise<void> {
-    const schema = this.config.queue.schema;
-    await this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${schema}.job_fetch_order`]);
-      await tx.query(
-        `CREATE INDEX IF NOT EXISTS job_fetch_order ON ${schema}.job (name, priority DESC, created_on, id)
-           WHERE state < 'active'`,
-      );
-    });
   }
 
   /**

@@ -1,11 +1,21 @@
 import PgBoss from 'pg-boss';
+import pg from 'pg';
+
+/** The search path pg-boss's functions resolve names by (theirs are schema-qualified). */
+const PATH_FIJO = 'pg_catalog, pg_temp';
 
 /**
- * Creates or upgrades pg-boss's schema over `url` (the migration role's) and stops: what the
- * service's own pg-boss would do at start, done by a role allowed to create schemas, before
- * the schema is handed to the service's role (see database/runtime-grants.ts).
+ * Creates or upgrades pg-boss's schema over `url` (the migration role's), creates every declared
+ * queue (a queue is a partition table, which only the schema's owner may create) and the fetch
+ * index below, and stops: the service's own pg-boss then only checks the schema's version and
+ * works rows (database/runtime-grants.ts says which). Run by every migration run, before the
+ * runtime role's grants; idempotent.
  */
-export async function installQueueSchema(url: string, schema: string): Promise<void> {
+export async function installQueueSchema(
+  url: string,
+  schema: string,
+  queues: readonly string[],
+): Promise<void> {
   const boss = new PgBoss({
     connectionString: url,
     schema,
@@ -17,6 +27,39 @@ export async function installQueueSchema(url: string, schema: string): Promise<v
   let failure: Error | undefined;
   boss.on('error', (err) => (failure ??= err));
   await boss.start();
-  await boss.stop({ graceful: false, close: true, wait: true });
+  try {
+    // The policy is the service's to set at start (JobQueue); a new queue gets pg-boss's default.
+    for (const name of queues) await boss.createQueue(name);
+  } finally {
+    await boss.stop({ graceful: false, close: true, wait: true });
+  }
   if (failure) throw failure;
+
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(fetchIndexSql(schema));
+    // pg-boss's own functions: a fixed path, and callable by their owner only.
+    const { rows } = await c.query<{ fn: string }>(
+      `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p WHERE p.pronamespace = $1::regnamespace`,
+      [schema],
+    );
+    for (const { fn } of rows) {
+      await c.query(`ALTER FUNCTION ${fn} SET search_path = ${PATH_FIJO}`);
+      await c.query(`REVOKE ALL ON FUNCTION ${fn} FROM PUBLIC`);
+    }
+  } finally {
+    await c.end();
+  }
 }
+
+/**
+ * pg-boss 10 fetches the next jobs `ORDER BY priority DESC, created_on, id` among the queued
+ * ones, and its own index (name, start_after) does not serve that order: every fetch sorted the
+ * whole backlog, so draining a backlog was quadratic (BENCHMARKS.md). This index lets a fetch
+ * walk the queued jobs in its order and stop at the batch size. Created on the partitioned
+ * parent, so every queue's partition gets it. The migrations' advisory lock serialises it.
+ */
+const fetchIndexSql = (schema: string) =>
+  `CREATE INDEX IF NOT EXISTS job_fetch_order ON ${schema}.job (name, priority DESC, created_on, id)
+     WHERE state < 'active'`;

@@ -11,6 +11,8 @@ import { RecetasParticionadas1795728800000 } from './migrations/1795728800000-Re
 import { HistorialSinIndiceRepetido1795728800300 } from './migrations/1795728800300-HistorialSinIndiceRepetido.js';
 import { RecetasCuirPorTrigger1795728800400 } from './migrations/1795728800400-RecetasCuirPorTrigger.js';
 import { RecetasReglasEnTrigger1795728800500 } from './migrations/1795728800500-RecetasReglasEnTrigger.js';
+import { MINISTERIO_QUEUE } from './notificacion/ministerio-delivery.sql.js';
+import { WEBHOOKS_QUEUE } from './notificacion/webhook-delivery.job.js';
 import { RecetasModule } from './recetas.module.js';
 import { recetasSettings } from './recetas.settings.js';
 
@@ -55,8 +57,9 @@ export const recetasSlice = defineSlice({
     RecetasCuirPorTrigger1795728800400,
     RecetasReglasEnTrigger1795728800500,
   ],
+  queues: [MINISTERIO_QUEUE, WEBHOOKS_QUEUE],
   partitionedTables: [
-    { table: 'recetas', rango: 'id', sequenceOf: 'id_transaccion' },
+    { table: 'recetas', rango: 'id' },
     { table: 'receta_historial', rango: 'id', sigue: 'recetas' },
   ],
   tags: {

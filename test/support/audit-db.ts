@@ -13,6 +13,7 @@ import { Transactions } from '../../src/database/transactions.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { runMigrations } from '../../src/database/migrate.js';
+import { withRoles } from './database-roles.js';
 
 /** The event log's classes on one connection pool, built as the module and the CLI build them. */
 export interface AuditHandle {
@@ -154,7 +155,13 @@ export function runCli(
       process.execPath,
       ['dist/src/cli/main.js', ...args],
       {
-        env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: url, ...env },
+        env: withRoles({
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'warn',
+          DATABASE_URL: url,
+          ...env,
+        }),
         timeout: 60_000,
       },
       (err, stdout, stderr) => {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { withRoles } from './database-roles.js';
 
 const run = promisify(execFile);
 
@@ -12,12 +13,12 @@ export async function runCli(
   env: Record<string, string> = {},
 ): Promise<{ stdout: string; stderr: string }> {
   return run(process.execPath, ['dist/src/cli/main.js', ...args], {
-    env: {
+    env: withRoles({
       ...process.env,
       DATABASE_URL: process.env.TEST_DATABASE_URL,
       LOG_LEVEL: 'silent',
       ...env,
-    },
+    }),
   });
 }
 

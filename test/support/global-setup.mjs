@@ -1,5 +1,6 @@
 // Jest loads global setup outside its module registry, so this imports the compiled build
 // (`npm test` builds first when the build is stale, see scripts/build-if-stale.mjs).
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
@@ -28,6 +29,19 @@ export default async function globalSetup() {
   globalThis.__dropTestDatabase = () => admin(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   process.env.TEST_DATABASE_URL = u.toString();
   process.env.TEST_DATABASE_POOL_SIZE = '5';
+  // The service's own login for the run, owning nothing, as production's (SPEC 11.1): the
+  // tests start it as this role with DATABASE_URL's as the migration role (database-roles.ts).
+  const role = `prs_rt_${process.pid}_${Date.now()}`;
+  const password = randomBytes(16).toString('hex');
+  await admin(base, `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  process.env.TEST_RUNTIME_ROLE = role;
+  process.env.TEST_RUNTIME_PASSWORD = password;
+  const drop = globalThis.__dropTestDatabase;
+  globalThis.__dropTestDatabase = async () => {
+    await drop();
+    // Fails while a database a test left behind still grants it something: left, harmless.
+    await admin(base, `DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+  };
   await runMigrations(u.toString(), MIGRATIONS);
 }
 

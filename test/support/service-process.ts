@@ -2,6 +2,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { parentDeathWrapper } from '../../src/database/embedded/postgres-binaries.js';
+import { withRoles } from './database-roles.js';
 
 export interface ServiceProcess {
   url: string;
@@ -46,7 +47,7 @@ export function sandboxedEnv(
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const [command, ...prefix] = [...parentDeathWrapper('SIGKILL'), process.execPath];
   const child = spawn(command, [...prefix, 'dist/src/main.js'], {
-    env: {
+    env: withRoles({
       ...process.env,
       NODE_ENV: 'test',
       DATABASE_URL: process.env.TEST_DATABASE_URL,
@@ -56,7 +57,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       LOG_LEVEL: 'warn',
       DEMO_CLIENT: 'false',
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startRuntime, Runtime } from '../../src/bootstrap.js';
+import { withRoles } from './database-roles.js';
 import { createRootLogger } from '../../src/common/logging/logger.js';
 import { loadAppConfig } from '../../src/slices.js';
 
@@ -18,19 +19,21 @@ export interface TestApp extends Runtime {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run through jest (global setup)');
-  const config = loadAppConfig({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SANDBOX_PORT: '0',
-    DATABASE_URL: url,
-    DATABASE_POOL_SIZE: process.env.TEST_DATABASE_POOL_SIZE ?? '5',
-    LOG_LEVEL: 'info',
-    DEMO_CLIENT: 'false',
-    // Each app gets its own job queue, so parallel suites never work each other's jobs.
-    QUEUE_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}`,
-    ...env,
-  });
+  const config = loadAppConfig(
+    withRoles({
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      DATABASE_URL: url,
+      DATABASE_POOL_SIZE: process.env.TEST_DATABASE_POOL_SIZE ?? '5',
+      LOG_LEVEL: 'info',
+      DEMO_CLIENT: 'false',
+      // Each app gets its own job queue, so parallel suites never work each other's jobs.
+      QUEUE_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}`,
+      ...env,
+    }),
+  );
   const chunks: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

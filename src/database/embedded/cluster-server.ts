@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -8,16 +9,31 @@ import type { ServerUser } from './server-user.js';
 
 /**
  * One cluster's server process: initdb, the server spawned (with its log in a file and the
- * parent-death signal), readiness by a real connection, the `registry` database, and a fast
- * stop. The lifecycle around it (which folder, who owns it) is embedded-postgres.ts's.
+ * parent-death signal), readiness by a real connection, the `registry` database and the
+ * service's role, and a fast stop. The lifecycle around it (which folder, who owns it) is embedded-postgres.ts's.
  */
 
 export const EMBEDDED_DATABASE = 'registry';
 const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
 
+/**
+ * The service's own login (SPEC 11.1): the migrations run as the cluster's superuser, which
+ * grants this role only what the service needs; it owns nothing. Its password is derived from
+ * the cluster's, so nothing more is kept beside the cluster.
+ */
+export const EMBEDDED_RUNTIME_ROLE = 'registry_app';
+
+const runtimePassword = (password: string) =>
+  createHmac('sha256', password).update(EMBEDDED_RUNTIME_ROLE).digest('hex');
+
+/** The superuser's URL (the migrations', the tests' administration). */
 export const embeddedUrl = (port: number, password: string, database = EMBEDDED_DATABASE) =>
   `postgres://postgres:${password}@127.0.0.1:${port}/${database}?sslmode=disable`;
+
+/** The service's URL: EMBEDDED_RUNTIME_ROLE's. */
+export const embeddedRuntimeUrl = (port: number, password: string, database = EMBEDDED_DATABASE) =>
+  `postgres://${EMBEDDED_RUNTIME_ROLE}:${runtimePassword(password)}@127.0.0.1:${port}/${database}?sslmode=disable`;
 
 export async function initdb(
   bins: PostgresBinaries,
@@ -88,10 +104,11 @@ export async function startServer(bins: PostgresBinaries, user: ServerUser, spec
       if (raced && attempt < 3) continue;
       throw err;
     }
-    await ensureDatabase(embeddedUrl(port, spec.password, 'postgres'));
+    await ensureDatabase(embeddedUrl(port, spec.password, 'postgres'), spec.password);
     return {
       port,
       url: embeddedUrl(port, spec.password),
+      runtimeUrl: embeddedRuntimeUrl(port, spec.password),
       dataDir: spec.dataDir,
       stop: () => stopServer(child),
     };
@@ -159,7 +176,8 @@ const tail = (path: string) => {
   }
 };
 
-async function ensureDatabase(adminUrl: string): Promise<void> {
+/** The `registry` database and the runtime role (a cluster of an earlier version gets it too). */
+async function ensureDatabase(adminUrl: string, password: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -167,6 +185,13 @@ async function ensureDatabase(adminUrl: string): Promise<void> {
       EMBEDDED_DATABASE,
     ]);
     if (!rowCount) await client.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
+    const role = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [
+      EMBEDDED_RUNTIME_ROLE,
+    ]);
+    if (!role.rowCount) await client.query(`CREATE ROLE ${EMBEDDED_RUNTIME_ROLE}`);
+    await client.query(
+      `ALTER ROLE ${EMBEDDED_RUNTIME_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '${runtimePassword(password)}'`,
+    );
   } finally {
     await client.end();
   }

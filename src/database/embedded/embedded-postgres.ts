@@ -17,8 +17,10 @@ import { binariesReachableBy, postgresBinaries } from './postgres-binaries.js';
 import { serverUser } from './server-user.js';
 
 export interface EmbeddedPostgres {
-  /** A URL for the `registry` database, with the server's password. */
+  /** The superuser's URL for the `registry` database: the migrations'. */
   url: string;
+  /** The service's URL for it: a role that owns nothing (cluster-server.ts). */
+  runtimeUrl: string;
   port: number;
   dataDir: string;
   stop(): Promise<void>;

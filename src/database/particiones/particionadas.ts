@@ -5,13 +5,12 @@
  */
 export interface PartitionedTable {
   table: string;
-  /** `id`: month-tied id ranges (periodos.ts); `tiempo`: the month's instants. */
-  rango: 'id' | 'tiempo';
   /**
-   * `id` tables that draw their own ids: the column whose sequence (serial or identity) is
-   * moved up to each month's first id when the month opens.
+   * `id`: month-tied id ranges (periodos.ts; a table drawing its own ids has its sequence moved
+   * up to each month's first id when the month opens: `particiones_abrir_mes_en`); `tiempo`:
+   * the month's instants.
    */
-  sequenceOf?: string;
+  rango: 'id' | 'tiempo';
   /**
    * The table whose ids this one's rows carry (`receta_historial` follows `recetas`): its
    * months are created with that table's and dropped before them (their foreign keys point there).

@@ -17,8 +17,12 @@ export interface Sql {
   query<T = unknown>(sql: string, params?: unknown[]): Promise<T>;
 }
 
-/** Months created ahead of the current one, at start and on the schedule. */
-export const MESES_ADELANTE = 3;
+/**
+ * Months created ahead of the current one by every migration run (each start, each CLI command,
+ * the scheduled `particiones crear`): a year, so a service that is never restarted and an operator
+ * whose schedule stopped still have months of margin (the alert fires below two).
+ */
+export const MESES_ADELANTE = 12;
 
 const ident = (name: string): string => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain identifier: ${name}`);
@@ -78,7 +82,7 @@ export interface Aseguradas {
  * after it, then opens the current month of each `id` table's sequence: moved up to the month's
  * first id (never down) and recorded in `particiones_aperturas` with the instant it took
  * effect, which the listing reads to prune by time (recetas/consulta/listado.sql.ts). Run as
- * the tables' owner (the migration role), under the migrations' lock, at start and hourly.
+ * the tables' owner (the migration role), under the migrations' lock, by every migration run.
  */
 export async function asegurarParticiones(
   q: Sql,
@@ -116,39 +120,13 @@ export async function asegurarParticiones(
     }
   }
   const creadas = missing.map((m) => m.name);
-  const abiertas: Aseguradas['abiertas'] = [];
-  for (const t of tables) {
-    if (!t.sequenceOf) continue;
-    const [{ sequence }] = await q.query<Array<{ sequence: string }>>(
-      'SELECT pg_get_serial_sequence($1, $2) AS sequence',
-      [t.table, t.sequenceOf],
-    );
-    const first = primerId(actual).toString();
-    // setval(…, false): the next nextval answers the base itself. Only ever upward, and
-    // recorded in the same transaction, after the move (clock_timestamp), so an opening's
-    // instant is never before the ids it promises.
-    const rows = await q.query<Array<{ periodo: string }>>(
-      `WITH s AS (
-         SELECT setval('${sequence}'::regclass, $2::bigint, false) AS v
-          WHERE (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END
-                   FROM ${sequence}) < $2::bigint
-       )
-       INSERT INTO particiones_aperturas (secuencia, periodo, primer_id, at)
-       SELECT $1, $3::date, $2::bigint, clock_timestamp() FROM s
-       RETURNING periodo::text`,
-      [
-        `${t.table}.${t.sequenceOf}`,
-        first,
-        `${actual.year}-${String(actual.month).padStart(2, '0')}-01`,
-      ],
-    );
-    if (rows.length > 0)
-      abiertas.push({
-        secuencia: `${t.table}.${t.sequenceOf}`,
-        periodo: rows[0].periodo,
-        primer_id: first,
-      });
-  }
+  // The month's opening of the id sequences: the same database function the running service
+  // calls through its SECURITY DEFINER door (migration FuncionesFijas), here with our instant.
+  const abiertas = await q.query<Aseguradas['abiertas']>(
+    `SELECT secuencia, periodo::text AS periodo, primer_id::text AS primer_id
+       FROM particiones_abrir_mes_en($1)`,
+    [now.toISOString()],
+  );
   return { creadas, abiertas };
 }
 
@@ -171,7 +149,7 @@ const RETRIABLE = new Set(['55P03', '40P01']);
 
 /**
  * asegurarParticiones in its own transaction on `q`, tried again (up to 20 times, a little
- * later each time) when it lost its locks to the writes: the start's run and the hourly one.
+ * later each time) when it lost its locks to the writes.
  */
 export async function asegurarEnTransaccion(
   q: QueryRunner,
@@ -220,7 +198,9 @@ export async function listarParticiones(
   >(
     `SELECT parent.relname AS tabla, child.relname AS particion,
             pg_get_expr(child.relpartbound, child.oid) AS bound,
-            greatest(child.reltuples, 0)::bigint::text AS filas,
+            -- reltuples is -1 until the first ANALYZE: the statistics' live count then.
+            (CASE WHEN child.reltuples >= 0 THEN child.reltuples
+                  ELSE coalesce(pg_stat_get_live_tuples(child.oid), 0) END)::bigint::text AS filas,
             pg_total_relation_size(child.oid)::text AS bytes
        FROM pg_inherits i
        JOIN pg_class parent ON parent.oid = i.inhparent

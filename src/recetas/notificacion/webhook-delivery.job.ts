@@ -21,6 +21,9 @@ export interface WebhookJob {
   event: WebhookEvent;
 }
 
+/** The queue of webhook deliveries (created by the migrations: recetas.slice.ts). */
+export const WEBHOOKS_QUEUE = 'webhooks';
+
 /**
  * Delivers one event of a prescription to its owner's webhook: at least once, signed, with
  * retries and backoff (the queue's policy); every attempt lands in the transaction's history.
@@ -28,7 +31,7 @@ export interface WebhookJob {
 @Injectable()
 @QueueJob()
 export class WebhookDeliveryJob implements QueueJobHandler<WebhookJob> {
-  readonly name = 'webhooks';
+  readonly name = WEBHOOKS_QUEUE;
   readonly policy: JobPolicy;
   readonly concurrency = 2;
   private readonly log: Logger;
