@@ -2,6 +2,8 @@ import { ApiClientsService } from './auth/api-clients.service.js';
 import { startRuntime } from './bootstrap.js';
 import { authSettings } from './auth/auth.settings.js';
 import { ConfigError } from './config/app-config.js';
+import { EmbeddedDatabaseInUse } from './database/embedded/ownership.js';
+import { EmbeddedPostgresUnavailable } from './database/embedded/postgres-binaries.js';
 import { loadAppConfig } from './slices.js';
 import { createRootLogger } from './common/logging/logger.js';
 
@@ -73,9 +75,21 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
+/**
+ * A start refused for a reason the message names, with what to do (the folder in use, no
+ * embedded PostgreSQL here, the port taken): the message is the whole answer, without a stack.
+ */
+const refusal = (err: unknown): err is Error =>
+  err instanceof EmbeddedDatabaseInUse ||
+  err instanceof EmbeddedPostgresUnavailable ||
+  (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+
 main().catch((err: unknown) => {
-  process.stderr.write(
-    `Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
+  const text = refusal(err)
+    ? err.message
+    : err instanceof Error
+      ? (err.stack ?? err.message)
+      : String(err);
+  process.stderr.write(`Failed to start: ${text}\n`);
   process.exit(1);
 });

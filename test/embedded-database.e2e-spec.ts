@@ -126,6 +126,9 @@ describe('the embedded PostgreSQL (no DATABASE_URL)', () => {
     expect(run.stderr).toContain(
       `The embedded database in ${dataDir} is in use by process ${first.child.pid}`,
     );
+    // The refusal is the whole answer: no stack trace under it.
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('after a SIGKILL of the service the server goes too, and the next start recovers the data', async () => {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import request from 'supertest';
 import { MetricsService } from '../src/common/metrics/metrics.service.js';
+import { createClient } from './support/clients.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 describe('foundation: wire conventions, health, docs, logs', () => {
@@ -56,6 +57,18 @@ describe('foundation: wire conventions, health, docs, logs', () => {
     const res = await request(t.url).delete('/health/ready').expect(405);
     expectEnvelope(res.body, 'METHOD_NOT_ALLOWED');
     expect(res.headers.allow).toContain('GET');
+  });
+
+  it("a literal path's Allow names its own methods, not those of a parameter route beside it", async () => {
+    // /v1/recetas/{id_transaccion} answers GET, but `registrar` is no id: GET there is a 404.
+    const res = await request(t.url).put('/v1/recetas/registrar').expect(405);
+    expect(res.headers.allow).toBe('POST');
+    const c = await createClient(t);
+    await request(t.url).get('/v1/recetas/registrar').set(c.headers).expect(404);
+    const reservas = await request(t.url).put('/v1/dispensas/reservas').expect(405);
+    expect(reservas.headers.allow).toBe('POST');
+    // An id keeps its route's methods.
+    expect((await request(t.url).put('/v1/recetas/1042').expect(405)).headers.allow).toBe('GET');
   });
 
   it('refuses malformed JSON with 400 MALFORMED_JSON', async () => {

@@ -9,7 +9,15 @@
 //   node ops/drill/drill.mjs            (after `npm run build`; PostgreSQL's server binaries:
 //                                         PG_BINDIR, else `pg_config --bindir`)
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +25,26 @@ import pg from 'pg';
 
 const LOAD_CONNECTIONS = 8;
 const asRoot = process.getuid?.() === 0;
-const bindir =
-  process.env.PG_BINDIR || execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+const TOOLS = ['initdb', 'pg_ctl', 'postgres', 'pg_basebackup'];
+const INSTALL =
+  'The drill needs a PostgreSQL installation with the server and pg_basebackup, which the ' +
+  'embedded npm binaries do not ship (Debian: apt-get install postgresql-15, which brings ' +
+  'postgresql-client-15; then PG_BINDIR=/usr/lib/postgresql/15/bin).';
+function findBindir() {
+  if (process.env.PG_BINDIR) return process.env.PG_BINDIR;
+  try {
+    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+  } catch {
+    process.stderr.write(`PG_BINDIR is unset and pg_config is not installed. ${INSTALL}\n`);
+    process.exit(1);
+  }
+}
+const bindir = findBindir();
+const missing = TOOLS.filter((tool) => !existsSync(join(bindir, tool)));
+if (missing.length > 0) {
+  process.stderr.write(`${bindir} lacks ${missing.join(', ')}. ${INSTALL}\n`);
+  process.exit(1);
+}
 const work = mkdtempSync(join(tmpdir(), 'prs-drill-'));
 chmodSync(work, 0o777);
 const children = new Set();

@@ -12,6 +12,7 @@ import { openCliDatabase } from './cli-database.js';
 import { catalogoCommand } from './catalogo.command.js';
 import { auditoriaCommand } from './auditoria.command.js';
 import { clientsCommand } from './clients.command.js';
+import { clustersCommand } from './clusters.command.js';
 import { pacientesCommand } from './pacientes.command.js';
 import { particionesCommand } from './particiones.command.js';
 import { processOutput as out } from './output.js';
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   program.addCommand(auditoriaCommand(config, out));
   program.addCommand(pacientesCommand(config, out));
   program.addCommand(particionesCommand(config, out));
+  program.addCommand(clustersCommand(out));
   await program.parseAsync(argv);
   return 0;
 }

@@ -99,24 +99,8 @@ export const ESTADO_LABEL: Record<EstadoReceta, string> = {
   ANULADA: 'ANULADA',
 };
 
-// Argentina has one time zone and no daylight saving since 2009; naming it keeps the printed
-// time right wherever the service runs.
-const AR_DATE_TIME = new Intl.DateTimeFormat('es-AR', {
-  timeZone: 'America/Argentina/Buenos_Aires',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** "22/11/2026 10:30" in Argentina time, from an ISO 8601 instant. */
-export function fechaHoraAr(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return AR_DATE_TIME.format(date).replace(',', '');
-}
+// Shared with the public page (GET /r/{cuir}): one text for an instant on both.
+export { fechaHoraAr } from '../common/fecha-argentina.js';
 
 /** "2026-11-22" → "22/11/2026"; anything else is printed as given. */
 export function fechaAr(ymd: string): string {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fechaHoraAr } from '../common/fecha-argentina.js';
 import type { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
 
 /**
@@ -39,15 +40,6 @@ const escape = (s: string | number): string =>
 /** `2026-11-22` → `22/11/2026`. */
 const fecha = (isoDate: string): string => isoDate.slice(0, 10).split('-').reverse().join('/');
 
-const AR_DATE_TIME = new Intl.DateTimeFormat('es-AR', {
-  timeZone: 'America/Argentina/Buenos_Aires',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="es"><head><meta charset="utf-8">
@@ -82,7 +74,7 @@ export function paginaPublica(v: VerificacionPublicaDto): string {
 <p><span class="estado ${escape(v.estado_receta)}">${escape(ESTADO[v.estado_receta] ?? v.estado_receta)}</span></p>
 <dl>
 <dt>CUIR</dt><dd><code>${escape(v.cuir)}</code></dd>
-<dt>Emitida</dt><dd>${escape(AR_DATE_TIME.format(new Date(v.fecha_creacion)))}</dd>
+<dt>Emitida</dt><dd>${escape(fechaHoraAr(v.fecha_creacion))} (hora de Argentina)</dd>
 <dt>Vigencia</dt><dd>del ${escape(fecha(v.vigencia_desde))} al ${escape(fecha(v.vigencia_hasta))}</dd>
 <dt>Prescriptor</dt><dd>${profesional}</dd>
 <dt>Jurisdicción</dt><dd>${escape(v.jurisdiccion_nombre || v.jurisdiccion)}</dd>

@@ -11,9 +11,12 @@ export function httpObservabilityMiddleware(logger: Logger, metrics: MetricsServ
     res.on('finish', () => {
       const ctx = req as RequestWithContext;
       const seconds = Number(process.hrtime.bigint() - ctx.startedAt) / 1e9;
+      // No route but a mount point: a static middleware answered (the docs' assets, /docs/*).
       const route = req.route
         ? `${req.baseUrl}${String((req.route as { path: string }).path)}`
-        : 'unmatched';
+        : req.baseUrl
+          ? `${req.baseUrl}/*`
+          : 'unmatched';
       metrics.httpDuration.observe(
         { method: req.method, route, status: String(res.statusCode) },
         seconds,

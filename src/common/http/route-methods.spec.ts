@@ -24,6 +24,29 @@ describe('RouteMethodIndex', () => {
     expect(index.allowedMethods('/v1/nada')).toEqual([]);
   });
 
+  it("a literal segment is its route's, not a parameter's: a word is never an id", () => {
+    const index = new RouteMethodIndex();
+    index.loadFrom(
+      appWith([
+        ['post', '/v1/recetas/registrar'],
+        ['get', '/v1/recetas/listar'],
+        ['get', '/v1/recetas/:id_transaccion'],
+        ['post', '/v1/recetas/:id_transaccion/anular'],
+        ['post', '/v1/dispensas/reservas'],
+        ['delete', '/v1/dispensas/reservas/:reserva_id'],
+        ['get', '/v1/dispensas/:id_dispensa'],
+      ]),
+    );
+    expect(index.allowedMethods('/v1/recetas/registrar')).toEqual(['POST']);
+    expect(index.allowedMethods('/v1/recetas/listar')).toEqual(['GET']);
+    expect(index.allowedMethods('/v1/recetas/1042')).toEqual(['GET']);
+    expect(index.allowedMethods('/v1/recetas/1042/anular')).toEqual(['POST']);
+    expect(index.allowedMethods('/v1/dispensas/reservas')).toEqual(['POST']);
+    expect(index.allowedMethods('/v1/dispensas/reservas/')).toEqual(['POST']);
+    expect(index.allowedMethods('/v1/dispensas/reservas/9f2c')).toEqual(['DELETE']);
+    expect(index.allowedMethods('/v1/dispensas/9f2c')).toEqual(['GET']);
+  });
+
   it('forgets what it answered when the routes are loaded again', () => {
     const index = new RouteMethodIndex();
     index.loadFrom(appWith([['get', '/v1/a']]));

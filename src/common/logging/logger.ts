@@ -27,28 +27,64 @@ const REDACT_PATHS = [
   'headers.authorization',
 ];
 
-/** Query parameters whose values are never personal data: logged as sent (when they look sane). */
-const LOGGED_QUERY_VALUES = new Set(['fecha_desde', 'fecha_hasta', 'estado', 'page', 'per_page']);
+/** Query parameters whose values are enums or dates, never personal data: logged when sane. */
+const LOGGED_QUERY_VALUES = new Set(['fecha_desde', 'fecha_hasta', 'estado']);
+/** Query parameters that hold a person's data or a secret: never logged, whatever the value. */
+const PERSONAL_QUERY_KEYS =
+  /^(documento|documento_paciente|dni|nrodoc|cuil|cuit|nombre|apellido|matricula|f|token|secret|clave|password)$/;
 const SANE_VALUE = /^[0-9A-Za-z:+.-]{1,40}$/;
 const WORD = /^[a-z][a-z0-9_-]{0,39}$/;
+/** A route's word, or a served file's name (the document, the docs' assets). */
+const FILE_NAME = /^[a-z][a-z0-9_-]{0,39}(\.(json|yaml|js|css|map|png|ico|html|txt)){0,2}$/;
+/** An id, a page, a code: digits, short enough to be no CUIR. */
+const NUMBER = /^\d{1,18}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A DNI as clients write it, with or without dots: never logged, wherever it appears. */
 const DNI_SHAPE = /^\d{1,2}\.?\d{3}\.?\d{3}$/;
+/** A CUIL or CUIT without dashes (with dashes it is no number, and no word either). */
+const CUIL_SHAPE = /^\d{11}$/;
+/** A random key, hash or token in lower case: long, letters and digits mixed. */
+const TOKEN_SHAPE = /^(?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9_-]{16,}$/;
 
-const safe = (part: string, keepIf: (p: string) => boolean) =>
-  keepIf(part) && !DNI_SHAPE.test(part) ? part : '[REDACTED]';
+const REDACTED = '[REDACTED]';
+const identifiesNobody = (n: string) => !DNI_SHAPE.test(n) && !CUIL_SHAPE.test(n);
 
 /**
- * The URL as logged. Any part of it is client input and may carry a document number or a
- * name, also where no parameter is meant to (an unknown key, a DNI sent as an id): path
- * segments stay only when they are lower-case words or numbers, query keys only when they are
- * words, and query values only for the few parameters that never hold personal data.
+ * A path segment stays when it cannot be personal data or a secret: a route's word or a file
+ * name (lower case, no token), a number that is no DNI, CUIL or CUIR, or a UUID (the ids of
+ * dispensations and reservations). Anything else (upper case, accents, spaces, dashes in a
+ * CUIL, mixed-case keys and tokens) may be a name or a secret.
+ */
+function pathSegment(seg: string): string {
+  if (seg === '') return seg;
+  if (NUMBER.test(seg)) return identifiesNobody(seg) ? seg : REDACTED;
+  if (UUID.test(seg)) return seg;
+  return FILE_NAME.test(seg) && !TOKEN_SHAPE.test(seg.split('.')[0]) ? seg : REDACTED;
+}
+
+/**
+ * A query value stays when it is a number that is no DNI, CUIL or CUIR (a page, a code, an id),
+ * or, for the parameters whose values are enums or dates, when it looks sane: a value with
+ * letters may be a name elsewhere (`q`, an unknown key). A person's or a secret's parameter is
+ * never logged.
+ */
+function queryValue(key: string, value: string): string {
+  if (PERSONAL_QUERY_KEYS.test(key)) return REDACTED;
+  if (NUMBER.test(value)) return identifiesNobody(value) ? value : REDACTED;
+  return LOGGED_QUERY_VALUES.has(key) && SANE_VALUE.test(value) && !DNI_SHAPE.test(value)
+    ? value
+    : REDACTED;
+}
+
+/**
+ * The URL as logged. Any part of it is client input and may carry a document number, a name or
+ * a secret, also where no parameter is meant to (an unknown key, a DNI sent as an id): each
+ * part is kept only when its shape says it identifies nobody (pathSegment, queryValue); query
+ * keys only when they are words.
  */
 export function scrubUrl(url: string): string {
   const at = url.indexOf('?');
-  const path = (at < 0 ? url : url.slice(0, at))
-    .split('/')
-    .map((seg) => (seg === '' ? seg : safe(seg, (s) => WORD.test(s) || /^\d{1,18}$/.test(s))))
-    .join('/');
+  const path = (at < 0 ? url : url.slice(0, at)).split('/').map(pathSegment).join('/');
   if (at < 0) return path;
   const query = url
     .slice(at + 1)
@@ -56,10 +92,9 @@ export function scrubUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const key = eq < 0 ? pair : pair.slice(0, eq);
-      const shownKey = safe(key, (k) => WORD.test(k));
-      if (eq < 0) return shownKey;
-      const value = pair.slice(eq + 1);
-      return `${shownKey}=${LOGGED_QUERY_VALUES.has(key) ? safe(value, (v) => SANE_VALUE.test(v)) : '[REDACTED]'}`;
+      // A key that is no word (a DNI sent as a key) hides its value too.
+      if (!WORD.test(key)) return eq < 0 ? REDACTED : `${REDACTED}=${REDACTED}`;
+      return eq < 0 ? key : `${key}=${queryValue(key, pair.slice(eq + 1))}`;
     })
     .join('&');
   return `${path}?${query}`;

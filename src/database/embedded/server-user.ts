@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chownSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { recordCheckout } from './fallback-clusters.js';
 
 /** Who the server runs as: the caller, or (for root, which PostgreSQL refuses) `postgres`. */
 export interface ServerUser {
@@ -91,5 +92,8 @@ export function effectiveDataDir(configured: string, isDefault: boolean): string
   const id = createHash('sha256').update(configured).digest('hex').slice(0, 10);
   const folder = join(ROOT_FALLBACK_DIR, `${basename(checkout)}-${id}`);
   mkdirSync(folder, { recursive: true, mode: 0o755 });
-  return join(folder, basename(configured));
+  const dataDir = join(folder, basename(configured));
+  // The cluster outlives a deleted checkout: the record lets `clusters borrar-huerfanos` find it.
+  recordCheckout(folder, checkout, dataDir);
+  return dataDir;
 }
