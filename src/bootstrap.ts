@@ -38,16 +38,25 @@ async function startSandbox(port: number): Promise<{ url: string; close(): Promi
   return sandbox.startSandbox({ port, quiet: true });
 }
 
+/** What a serving process needs that exists once per service: the database, the sandbox. */
+export interface Dependencies {
+  /** The configuration a serving process gets: its database and sandbox resolved, migrated. */
+  config: AppConfig;
+  sandboxUrl?: string;
+  embeddedDir?: string;
+  stop(): Promise<void>;
+}
+
 /**
- * Starts everything the service needs, in dependency order: the embedded PostgreSQL when no
- * DATABASE_URL is set, the sandbox for any registry URL left unset, the migrations, then the
- * Nest app. Stops in reverse order. Used by main.ts and by the e2e tests alike.
+ * Starts what exists once per service, in dependency order: the embedded PostgreSQL when no
+ * DATABASE_URL is set, the sandbox for any registry URL left unset, then the migrations (as
+ * the migration role). What it answers keeps no migration credentials (SPEC 11.1). Run by the
+ * single process, or by the primary of a cluster (cluster.ts) before it forks its workers.
  */
-export async function startRuntime(initial: AppConfig, logger: Logger): Promise<Runtime> {
+export async function startDependencies(initial: AppConfig, logger: Logger): Promise<Dependencies> {
   const stops: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse())
-      await stop().catch((err) => logger.error({ err }, 'stop failed'));
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err) => logger.error({ err }, 'stop failed'));
   };
   try {
     let config = initial;
@@ -77,8 +86,6 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     // Now that the database and the sandbox are known, so are the settings' consequences.
     for (const warning of config.warnings) logger.warn(warning);
     const { applied, runtimeRole, warnings } = await migrateDatabase(config);
-    // The serving process keeps no migration credentials (SPEC 11.1).
-    config = withoutMigrationUrl(config);
     for (const warning of warnings) logger.warn(warning);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     if (runtimeRole)
@@ -86,17 +93,52 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
         { role: runtimeRole },
         'migrated as DATABASE_MIGRATION_URL; runtime role granted',
       );
+    return { config: withoutMigrationUrl(config), sandboxUrl, embeddedDir, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
 
-    const app = await NestFactory.create<NestExpressApplication>(
-      AppModule.forRoot(config, logger),
-      {
-        bodyParser: false,
-        // Throw instead of exiting: the caller (main.ts or a test) decides what a failed start means.
-        abortOnError: false,
-        logger: new NestPinoLogger(logger.child({ component: 'nest' })),
+/**
+ * Starts everything the service needs (startDependencies), then the Nest app. Stops in reverse
+ * order. Used by main.ts's single process and by the e2e tests alike.
+ */
+export async function startRuntime(initial: AppConfig, logger: Logger): Promise<Runtime> {
+  const deps = await startDependencies(initial, logger);
+  try {
+    const served = await startApp(deps.config, logger);
+    return {
+      ...served,
+      config: deps.config,
+      sandboxUrl: deps.sandboxUrl,
+      embeddedDir: deps.embeddedDir,
+      stop: async () => {
+        await served.stop();
+        await deps.stop();
       },
-    );
-    stops.push(() => app.close());
+    };
+  } catch (err) {
+    await deps.stop();
+    throw err;
+  }
+}
+
+/**
+ * The Nest app on its HTTP listener, for a configuration whose database is migrated and whose
+ * external systems are known: a single process's, or a cluster worker's (cluster.ts).
+ */
+export async function startApp(
+  config: AppConfig,
+  logger: Logger,
+): Promise<{ app: NestExpressApplication; url: string; stop(): Promise<void> }> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
+    bodyParser: false,
+    // Throw instead of exiting: the caller (main.ts or a test) decides what a failed start means.
+    abortOnError: false,
+    logger: new NestPinoLogger(logger.child({ component: 'nest' })),
+  });
+  try {
     await configureApp(app, logger);
     // Node looks for requests over their time only every connectionsCheckingInterval (30 s by
     // default), read when it starts listening: without this a stalled request got its 408 up to
@@ -112,16 +154,9 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
     server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
     server.on('clientError', answerClientError);
     const { port } = server.address() as AddressInfo;
-    return {
-      app,
-      url: `http://127.0.0.1:${port}`,
-      config,
-      sandboxUrl,
-      embeddedDir,
-      stop: stopAll,
-    };
+    return { app, url: `http://127.0.0.1:${port}`, stop: () => app.close() };
   } catch (err) {
-    await stopAll();
+    await app.close().catch(() => undefined);
     throw err;
   }
 }

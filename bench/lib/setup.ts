@@ -56,6 +56,8 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
     HOST: '127.0.0.1',
     PORT: '0',
     DEMO_CLIENT: 'false',
+    // One process: the scenarios measure a process (the national mix sets its own workers).
+    WEB_CONCURRENCY: '1',
     REFEPS_BASE_URL: sandboxUrl,
     RENAPER_BASE_URL: sandboxUrl,
     CATALOGO_BASE_URL: sandboxUrl,

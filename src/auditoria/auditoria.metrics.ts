@@ -36,6 +36,7 @@ export class AuditoriaMetrics {
     };
     new Gauge({
       name: 'auditoria_oldest_unsealed_event_age_seconds',
+      aggregator: 'max',
       help: 'Age of the oldest event no seal covers yet (0: none); cluster-wide, aggregate with max',
       registers,
       async collect() {
@@ -44,6 +45,7 @@ export class AuditoriaMetrics {
     });
     new Gauge({
       name: 'auditoria_last_seal_timestamp_seconds',
+      aggregator: 'max',
       help: 'Unix time of the last seal (0: none yet); cluster-wide, aggregate with max',
       registers,
       collect() {
@@ -52,6 +54,7 @@ export class AuditoriaMetrics {
     });
     new Gauge({
       name: 'auditoria_seal_interval_seconds',
+      aggregator: 'max',
       help: 'AUDIT_SEAL_SECONDS: how often this instance seals new events (0: sealing off here)',
       registers,
     }).set(settings.sealSeconds);

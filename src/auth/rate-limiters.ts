@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
+import cluster from 'node:cluster';
 import {
   RateLimiterAbstract,
+  RateLimiterCluster,
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRes,
@@ -22,11 +24,14 @@ export interface RateLimiterOptions {
   keyPrefix: string;
 }
 
+/** How long a worker waits for the primary's count before the request fails. */
+const CLUSTER_TIMEOUT_MS = 2000;
+
 /**
- * Counters that follow RATE_LIMIT_STORE: in memory (one instance) or in PostgreSQL's
- * `rate_limits` table (shared by all instances, with an in-memory fallback if the database
- * errs). Every per-client limit of the service is made here, so none counts per instance by
- * accident when several run.
+ * Counters that follow RATE_LIMIT_STORE: in memory (one instance: the process's, or a cluster
+ * primary's for all its workers) or in PostgreSQL's `rate_limits` table (shared by all
+ * instances, with an in-memory fallback if the database errs). Every limit of the service is
+ * made here, so none counts per process or per instance by accident when several run.
  */
 @Injectable()
 export class RateLimiters {
@@ -36,7 +41,12 @@ export class RateLimiters {
   ) {}
 
   create(opts: RateLimiterOptions): RateLimiterAbstract {
-    if (this.settings.rateLimitStore !== 'postgres') return new RateLimiterMemory(opts);
+    // In a cluster's worker the counters live in the primary (RateLimiterClusterMaster,
+    // cluster.ts), so a limit means the same with one worker or eight.
+    if (this.settings.rateLimitStore !== 'postgres')
+      return cluster.isWorker
+        ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS })
+        : new RateLimiterMemory(opts);
     return new RateLimiterPostgres({
       ...opts,
       storeClient: this.db,

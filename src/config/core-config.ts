@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { CoreVariables } from './core.variables.js';
@@ -15,6 +16,10 @@ export interface CoreConfig {
     host: string;
     port: number;
     requestTimeoutMs: number;
+    /** HTTP_MAX_IN_FLIGHT: requests one process works on at once (common/http/admission.ts). */
+    maxInFlight: number;
+    /** WEB_CONCURRENCY: worker processes (cluster.ts); 1: a single process. */
+    workers: number;
     keepAliveTimeoutMs: number;
     shutdownGraceMs: number;
     /**
@@ -107,6 +112,8 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       host: v.HOST ?? '0.0.0.0',
       port: v.PORT ?? 3000,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 15000,
+      maxInFlight: v.HTTP_MAX_IN_FLIGHT ?? 64,
+      workers: v.WEB_CONCURRENCY ?? availableParallelism(),
       keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65000,
       shutdownGraceMs: v.SHUTDOWN_GRACE_MS ?? 10000,
       trustProxy: trustProxy(v.TRUST_PROXY),

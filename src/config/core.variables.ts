@@ -28,6 +28,21 @@ export class CoreVariables {
   })
   @IntSetting(1000, 120000)
   REQUEST_TIMEOUT_MS?: number;
+  @Documented('worker processes sharing the port (1: one process, no cluster)', {
+    defaultText: 'one per CPU',
+    env: 'worker processes sharing the HTTP port (SPEC 13); default one per CPU (os.availableParallelism). The primary process starts the embedded database, the sandbox and the migrations once; 1: a single process',
+  })
+  @IntSetting(1, 256)
+  WEB_CONCURRENCY?: number;
+  @Documented(
+    'requests one process works on at once; past it, 503 at once (health and metrics exempt)',
+    {
+      default: 64,
+      env: 'requests one process works on at once (SPEC 13); past it a request is answered 503 SERVICE_UNAVAILABLE with Retry-After at once, before any work; /health and /metrics are never shed. Size it from the measured capacity (BENCHMARKS.md, "The national mix")',
+    },
+  )
+  @IntSetting(1, 100000)
+  HTTP_MAX_IN_FLIGHT?: number;
   @Documented('idle keep-alive connections closed after this', {
     default: 65000,
     env: "idle keep-alive connections are closed after this; keep it above your load balancer's idle timeout",

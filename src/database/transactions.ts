@@ -10,6 +10,8 @@ import {
   QueryRunner,
   Repository,
 } from 'typeorm';
+import pg from 'pg';
+import { currentSignal } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 
 /** PostgreSQL's deadlock_detected, from the driver or wrapped by TypeORM. */
@@ -98,11 +100,12 @@ export class Transactions {
 
   async run<T>(work: () => Promise<T>, options: { retryOnDeadlock?: boolean } = {}): Promise<T> {
     if (this.current.getStore()) return work();
+    const once = () => this.db.transaction((tx) => this.current.run(tx, () => stoppable(tx, work)));
     try {
-      return await this.db.transaction((tx) => this.current.run(tx, work));
+      return await once();
     } catch (err) {
-      if (!options.retryOnDeadlock || !isDeadlock(err)) throw err;
-      return this.db.transaction((tx) => this.current.run(tx, work));
+      if (!options.retryOnDeadlock || !isDeadlock(err) || currentSignal()?.aborted) throw err;
+      return once();
     }
   }
 
@@ -140,11 +143,21 @@ export class Transactions {
   private async preparedOnce<T>(sql: string, values: unknown[]): Promise<T[]> {
     const tx = this.current.getStore();
     const onReplica = this.replica.getStore();
-    const target: Queryable = tx
-      ? ((await tx.queryRunner!.connect()) as Queryable)
-      : onReplica
-        ? ((await onReplica.connect()) as Queryable)
-        : (this.db.driver as unknown as { master: Queryable }).master;
+    if (tx) return this.preparedOn<T>((await tx.queryRunner!.connect()) as Queryable, sql, values);
+    if (onReplica) return this.preparedOn<T>((await onReplica.connect()) as Queryable, sql, values);
+    // A connection of its own for the statement (as the pool's query() takes one), so that a
+    // request that stops cancels it.
+    const pool = (this.db.driver as unknown as { master: pg.Pool }).master;
+    const client = await pool.connect();
+    try {
+      return await whileRequestRuns(client, () => this.preparedOn<T>(client, sql, values));
+    } finally {
+      client.release();
+    }
+  }
+
+  private async preparedOn<T>(target: Queryable, sql: string, values: unknown[]): Promise<T[]> {
+    const tx = this.current.getStore();
     const name = this.namedStatements ? this.nameOf(sql) : undefined;
     if (name === undefined) return (await target.query<T>({ text: sql, values })).rows;
     try {
@@ -177,6 +190,64 @@ export class Transactions {
     return this.manager.getRepository(entity);
   }
 }
+
+/**
+ * Runs a transaction's work so that the request it serves can stop it (SPEC 13): the statement
+ * under way is cancelled when the request's signal aborts, and work that ends after it aborted
+ * throws instead of returning, so the transaction rolls back instead of committing. Outside a
+ * request (jobs, the CLI) nothing changes.
+ */
+async function stoppable<T>(tx: EntityManager, work: () => Promise<T>): Promise<T> {
+  const client = (tx.queryRunner as unknown as { databaseConnection?: pg.ClientBase })
+    .databaseConnection;
+  const result = client ? await whileRequestRuns(client, work) : await work();
+  if (currentSignal()?.aborted) throw requestStopped();
+  return result;
+}
+
+/** `run()` with the request's signal cancelling `client`'s statement under way if it aborts. */
+async function whileRequestRuns<T>(client: pg.ClientBase, run: () => Promise<T>): Promise<T> {
+  const signal = currentSignal();
+  if (!signal) return run();
+  if (signal.aborted) throw requestStopped();
+  const cancel = () => cancelStatement(client);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return await run();
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+/**
+ * PostgreSQL's cancel request for whatever `client`'s backend is running (none: nothing
+ * happens), on a connection of its own that the server closes at once; the statement then fails
+ * with query_canceled. Best effort: a cancel that cannot be delivered leaves the statement to
+ * its statement_timeout.
+ */
+function cancelStatement(client: pg.ClientBase): void {
+  const { processID, secretKey, host, port } = client as pg.ClientBase & {
+    processID: number | null;
+    secretKey: number | null;
+    host: string;
+    port: number;
+  };
+  if (processID === null || secretKey === null) return;
+  const con = new (pg as unknown as { Connection: new () => CancelConnection }).Connection();
+  con.on('error', () => undefined);
+  con.once('connect', () => con.cancel(processID, secretKey));
+  con.connect(port, host);
+}
+
+interface CancelConnection {
+  on(event: 'error', listener: () => void): void;
+  once(event: 'connect', listener: () => void): void;
+  connect(port: number, host: string): void;
+  cancel(processID: number, secretKey: number): void;
+}
+
+/** What a request that stopped (its time was up, or its client left) throws from its work. */
+const requestStopped = (): Error => new Error('the request stopped: its work was rolled back');
 
 /**
  * The replica's connection failing (refused, reset, shut down, in recovery and unable to

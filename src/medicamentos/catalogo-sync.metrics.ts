@@ -21,6 +21,7 @@ export class CatalogoSyncMetrics {
     const registers = [metrics.registry];
     new Gauge({
       name: 'catalogo_sync_interval_seconds',
+      aggregator: 'max',
       help: 'CATALOG_SYNC_INTERVAL_MINUTES in seconds: how often the mirror is refreshed (0: only by command)',
       registers,
     }).set(settings.syncIntervalMinutes * 60);
@@ -48,6 +49,7 @@ export class CatalogoSyncMetrics {
     };
     new Gauge({
       name: 'catalogo_sync_last_success_timestamp_seconds',
+      aggregator: 'max',
       help: 'Unix time of the last successful catalogue sync by any instance (0: never); cluster-wide: aggregate with max, not sum',
       registers,
       async collect() {
@@ -56,6 +58,7 @@ export class CatalogoSyncMetrics {
     });
     new Gauge({
       name: 'catalogo_mirror_items',
+      aggregator: 'max',
       help: 'Items in the catalogue mirror after the last successful sync; cluster-wide, read from the shared database: every instance reports the same value, aggregate with max, not sum',
       registers,
       async collect() {

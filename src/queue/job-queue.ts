@@ -71,6 +71,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     const depth = () => this.depthByState();
     new Gauge({
       name: 'job_queue_jobs',
+      aggregator: 'max',
       help: 'Jobs in the queue by queue and state (created, retry, active, completed, failed…); cluster-wide, read from the shared database: every instance reports the same value, aggregate with max, not sum',
       labelNames: ['queue', 'state'],
       registers: [metrics.registry],

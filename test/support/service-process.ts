@@ -44,9 +44,12 @@ export function sandboxedEnv(
  * Runs the built service (`dist/`) as its own process against the run's test database. It dies
  * with the test worker that started it, whatever ends that worker (a failed test, Ctrl-C).
  */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  options: { nodeArgs?: string[] } = {},
+): Promise<ServiceProcess> {
   const [command, ...prefix] = [...parentDeathWrapper('SIGKILL'), process.execPath];
-  const child = spawn(command, [...prefix, 'dist/src/main.js'], {
+  const child = spawn(command, [...prefix, ...(options.nodeArgs ?? []), 'dist/src/main.js'], {
     env: withRoles({
       ...process.env,
       NODE_ENV: 'test',
@@ -56,6 +59,8 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       PORT: '0',
       LOG_LEVEL: 'warn',
       DEMO_CLIENT: 'false',
+      // One process unless a test asks for a cluster (its output, its pid: the service's).
+      WEB_CONCURRENCY: '1',
       ...env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,7 +115,11 @@ export async function cliClient(name: string): Promise<{ headers: Record<string,
       '--json',
     ],
     {
-      env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, LOG_LEVEL: 'silent' },
+      env: withRoles({
+        ...process.env,
+        DATABASE_URL: process.env.TEST_DATABASE_URL,
+        LOG_LEVEL: 'silent',
+      }),
     },
   );
   const c = JSON.parse(stdout) as { key: string; secret: string };

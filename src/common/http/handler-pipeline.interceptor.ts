@@ -5,6 +5,8 @@ import { Observable } from 'rxjs';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { DomainError } from '../errors/domain-error.js';
+import { statusOf } from '../errors/error-codes.js';
+import type { RequestWithContext } from './request-context.js';
 import { UndeclaredQueryCheck } from '../validation/undeclared-query.js';
 import { PreEncodedJson } from './pre-encoded-json.js';
 import { RAW_RESPONSE } from './raw-response.decorator.js';
@@ -14,9 +16,12 @@ import { RAW_RESPONSE } from './raw-response.decorator.js';
  * subscriptions per request; four of them were measurable on the registration's CPU):
  *
  * - contract §1's refusal of query parameters a handler does not declare (UndeclaredQueryCheck);
- * - REQUEST_TIMEOUT_MS: no request hangs past it — the client gets a 500 in the envelope
- *   instead of a stalled socket (e.g. while the database is unreachable); database statements
- *   carry the same limit, so the abandoned work stops too;
+ * - REQUEST_TIMEOUT_MS (SPEC 13): when a request's time is up its signal aborts
+ *   (request-scope.ts): the statement under way is cancelled, a transaction rolls back instead
+ *   of committing, an upstream call stops. The answer waits for the work to end, so it tells
+ *   what happened: 503 SERVICE_UNAVAILABLE with Retry-After when the work stopped (nothing was
+ *   stored), the work's own answer when it had already committed. Work that does not end
+ *   within ABANDON_GRACE_MS after that is answered 503 anyway, and logged;
  * - the success envelope of contract §1, `{ success: true, data }` (a PreEncodedJson answer is sent
  *   as its text: an idempotent replay, byte for byte), except for raw-answer handlers.
  *
@@ -35,26 +40,32 @@ export class HandlerPipelineInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const raw = this.isRaw(context);
     this.undeclaredQuery.assert(context, raw);
-    const ms = this.config.http.requestTimeoutMs;
+    const req = context.switchToHttp().getRequest<RequestWithContext>();
+    const elapsedMs = Number(process.hrtime.bigint() - req.startedAt) / 1e6;
+    const remainingMs = Math.max(0, this.config.http.requestTimeoutMs - elapsedMs);
     return new Observable((subscriber) => {
-      const timer = setTimeout(
-        () =>
-          subscriber.error(new DomainError('INTERNAL', 'The request timed out; it may be retried')),
-        ms,
-      );
+      let abandon: NodeJS.Timeout | undefined;
+      const timer = setTimeout(() => {
+        req.abort?.abort();
+        abandon = setTimeout(() => subscriber.error(timedOut(true)), ABANDON_GRACE_MS);
+      }, remainingMs);
+      const stop = () => {
+        clearTimeout(timer);
+        clearTimeout(abandon);
+      };
       const inner = next.handle().subscribe({
         next: (value) => subscriber.next(raw ? value : envelope(value, context)),
         error: (err: unknown) => {
-          clearTimeout(timer);
-          subscriber.error(err);
+          stop();
+          subscriber.error(req.abort?.signal.aborted && !isClientError(err) ? timedOut() : err);
         },
         complete: () => {
-          clearTimeout(timer);
+          stop();
           subscriber.complete();
         },
       });
       return () => {
-        clearTimeout(timer);
+        stop();
         inner.unsubscribe();
       };
     });
@@ -71,6 +82,24 @@ export class HandlerPipelineInterceptor implements NestInterceptor {
     }
     return raw;
   }
+}
+
+/** How long work that was told to stop may take before its request is answered anyway. */
+export const ABANDON_GRACE_MS = 5000;
+
+/** A refusal the handler decided on its own (a 4xx), which a timeout does not replace. */
+const isClientError = (err: unknown): boolean =>
+  err instanceof DomainError && statusOf(err.code) < 500;
+
+function timedOut(abandoned = false): DomainError {
+  return new DomainError(
+    'SERVICE_UNAVAILABLE',
+    abandoned
+      ? 'The request ran past its time limit and its work did not stop in time; retry (with the same Idempotency-Key for a write)'
+      : 'The request ran past its time limit and was stopped; nothing was stored; retry',
+    undefined,
+    { headers: { 'Retry-After': '1' } },
+  );
 }
 
 function envelope(data: unknown, context: ExecutionContext): unknown {

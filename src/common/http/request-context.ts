@@ -24,4 +24,9 @@ export interface RequestWithContext extends Request {
   clientRequestId: string | null;
   startedAt: bigint;
   apiClient?: AuthenticatedClient;
+  /**
+   * Aborted when the request's time is up (REQUEST_TIMEOUT_MS: HandlerPipelineInterceptor) or
+   * its client went away: the work under way stops (request-scope.ts, `currentSignal`).
+   */
+  abort?: AbortController;
 }

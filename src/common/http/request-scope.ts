@@ -4,11 +4,14 @@ import type { RequestWithContext } from './request-context.js';
 
 /**
  * What code deep in a request's handling may need to know of the request without every call
- * passing it down: its ids (the event log stores them beside each action).
+ * passing it down: its ids (the event log stores them beside each action), and whether it
+ * should stop.
  */
 interface RequestScope {
   requestId: string;
   clientRequestId: string | null;
+  /** Aborted when the request's time is up or its client left (RequestWithContext.abort). */
+  signal: AbortSignal;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
@@ -24,6 +27,13 @@ export const currentClientRequestId = (): string | null =>
   scope.getStore()?.clientRequestId ?? null;
 
 /**
+ * The request's signal, or undefined outside one: work that can stop (a statement, a
+ * transaction about to commit, an upstream call) stops when it aborts (SPEC 13: a request past
+ * its time answers 503 having stored nothing; nothing keeps running for an answer nobody reads).
+ */
+export const currentSignal = (): AbortSignal | undefined => scope.getStore()?.signal;
+
+/**
  * Runs the rest of the request's handling (guards, pipes, the handler and everything it
  * awaits) inside its scope. A middleware rather than an interceptor: Express calls the next
  * layers from inside `next()`, so one `run` covers them at no extra rxjs hop. Registered after
@@ -31,8 +41,21 @@ export const currentClientRequestId = (): string | null =>
  */
 export function requestScopeMiddleware(
   req: RequestWithContext,
-  _res: Response,
+  res: Response,
   next: NextFunction,
 ): void {
-  scope.run({ requestId: req.serviceRequestId, clientRequestId: req.clientRequestId }, next);
+  const abort = new AbortController();
+  req.abort = abort;
+  // The client went away before its answer: nobody will read it.
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  scope.run(
+    {
+      requestId: req.serviceRequestId,
+      clientRequestId: req.clientRequestId,
+      signal: abort.signal,
+    },
+    next,
+  );
 }

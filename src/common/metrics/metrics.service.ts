@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { metricsSource } from './cluster-metrics.js';
 
 /**
  * One Prometheus registry per application instance (not the library's global one), so
@@ -9,6 +10,8 @@ import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 export class MetricsService {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** The text /metrics answers: the whole service's, across a cluster's workers. */
+  readonly scrape: () => Promise<string>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -19,5 +22,6 @@ export class MetricsService {
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    this.scrape = metricsSource(this.registry);
   }
 }

@@ -17,6 +17,7 @@ import {
   wrap,
 } from 'cockatiel';
 import type { Logger } from 'pino';
+import { currentSignal } from '../http/request-scope.js';
 import { DomainError } from '../errors/domain-error.js';
 import { UpstreamFailure } from './upstream-failure.js';
 
@@ -86,11 +87,14 @@ export class ResiliencePolicy {
     return STATE_NAMES[this.breaker.state];
   }
 
-  /** Runs `call` under the policy; `signal` aborts the attempt when its timeout fires. */
+  /**
+   * Runs `call` under the policy; `signal` aborts the attempt when its timeout fires, or when the
+   * request it serves stops (request-scope.ts).
+   */
   async execute<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
     await beforeSlowWork();
     try {
-      return await this.policy.execute(({ signal }) => call(signal));
+      return await this.policy.execute(({ signal }) => call(signal), currentSignal());
     } catch (err) {
       throw this.toDomainError(err);
     }

@@ -33,6 +33,7 @@ export class ResilienceRegistry {
     const policies = this.policies;
     new Gauge({
       name: 'upstream_circuit_state',
+      aggregator: 'max',
       help: 'Circuit breaker state per external system (0 closed, 1 half-open, 2 open, 3 isolated)',
       labelNames: ['system'],
       registers: [metrics.registry],

@@ -23,6 +23,7 @@ export class ParticionesMetrics {
     let ahead = 0;
     new Gauge({
       name: 'particiones_meses_adelante',
+      aggregator: 'min',
       help: 'Months after the current one that every partitioned table has (-1: the current one is missing); aggregate with min',
       registers: [metrics.registry],
       async collect() {

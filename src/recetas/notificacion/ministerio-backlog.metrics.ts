@@ -29,6 +29,7 @@ export class MinisterioBacklogMetrics {
     };
     new Gauge({
       name: 'ministry_backlog_transactions',
+      aggregator: 'max',
       help: 'Registrations still PENDING at the ministry; cluster-wide, aggregate with max',
       registers,
       async collect() {
@@ -37,6 +38,7 @@ export class MinisterioBacklogMetrics {
     });
     new Gauge({
       name: 'ministry_oldest_pending_age_seconds',
+      aggregator: 'max',
       help: 'Age of the oldest PENDING registration (0: none); cluster-wide, aggregate with max',
       registers,
       collect() {
