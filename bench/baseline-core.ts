@@ -22,7 +22,14 @@
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  randomBytes,
+  randomUUID,
+} from 'node:crypto';
 import pg from 'pg';
 import { eventInStatementSql } from '../src/auditoria/auditoria.sql.js';
 import { notIssuedToClientSql } from '../src/cuir/cuir-ownership.sql.js';
@@ -86,6 +93,8 @@ function vigencia(r: RegistrationRequest): { desde: string; hasta: string } {
 const DATA_KEY = Buffer.alloc(32, 7);
 const INDEX_KEY = Buffer.alloc(32, 9);
 const KID = Buffer.from('bench', 'ascii');
+/** The Idempotency-Key fingerprint's key (the service derives its own from the pepper). */
+const FINGERPRINT_KEY = createSecretKey(Buffer.alloc(32, 5));
 
 /**
  * The service's sealed format (src/recetas/cifrado/datos-paciente.ts): version, kid, IV, tag,
@@ -145,7 +154,7 @@ export const failure = (status: number, code: string): Answer => ({
 
 /**
  * One registration at `path` (the request's actual path): the key is stored with the
- * service's own fingerprint of the request (method, path, canonical body).
+ * service's own fingerprint of the request (method, path, canonical body; an HMAC).
  */
 export async function register(
   clientId: string,
@@ -168,7 +177,7 @@ export async function register(
     const k = {
       clientId,
       key,
-      requestHash: requestHash('POST', path, request),
+      requestHash: requestHash(FINGERPRINT_KEY, 'POST', path, request),
       successStatus: 201,
     };
     gate = (p, source) =>

@@ -132,10 +132,8 @@ export function indiceDocumento(clave: Buffer, documento: string): Buffer {
     .subarray(0, INDICE_BYTES);
 }
 
-/** A key derived from the pepper under `label` (outside production, and the blind index's). */
-export function claveDerivada(pepper: string, label: string): Buffer {
-  return createHmac('sha256', pepper).update(label).digest();
-}
+// The derivation every key from the pepper uses (outside production, and the blind index's).
+export { claveDerivada } from '../../common/crypto/clave-derivada.js';
 
 export const LABEL_INDICE = 'prescription-registry/indice-documento/v1';
 export const LABEL_DATOS = 'prescription-registry/datos-paciente/v1';
