@@ -108,9 +108,10 @@ function sealed(column: string, cuir: string, text: string): Buffer {
 }
 
 /**
- * What the service seals before the statement: the document and its blind index, and SPEC
- * 9.2's personal members as one value (src/recetas/cifrado/datos-personales.ts: the compact
- * JSON of those present, under the same short keys; null without any).
+ * What the service seals before the statement: the document (with the content hash's salt)
+ * and its blind index, and SPEC 9.2's personal members as one value
+ * (src/recetas/cifrado/datos-personales.ts: the compact JSON of those present, under the same
+ * short keys; null without any).
  */
 function seal(r: RegistrationRequest) {
   const { paciente: p, cobertura: k, diagnostico: d } = r;
@@ -128,7 +129,12 @@ function seal(r: RegistrationRequest) {
         })
       : null;
   return {
-    documento_cifrado: sealed('documento_paciente', r.cuir, r.documento_paciente),
+    // With the content hash's 16-byte salt inside (documentoConSal): never in clear.
+    documento_cifrado: sealed(
+      'documento_paciente',
+      r.cuir,
+      `${r.documento_paciente}:${randomBytes(16).toString('base64')}`,
+    ),
     documento_indice: blindIndex(r.documento_paciente),
     personales_cifrado:
       personales === null ? null : sealed('personales_cifrado', r.cuir, personales),
@@ -144,7 +150,9 @@ function open(cuir: string, sealed: Buffer | null, plain: string | null): string
   const d = createDecipheriv('aes-256-gcm', DATA_KEY, sealed.subarray(s, s + 12))
     .setAAD(Buffer.from(`documento_paciente:${cuir}`))
     .setAuthTag(sealed.subarray(s + 12, s + 28));
-  return Buffer.concat([d.update(sealed.subarray(s + 28)), d.final()]).toString('utf8');
+  const text = Buffer.concat([d.update(sealed.subarray(s + 28)), d.final()]).toString('utf8');
+  // The DNI, without the content hash's salt after it.
+  return text.split(':')[0];
 }
 
 export const failure = (status: number, code: string): Answer => ({

@@ -18,7 +18,7 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
   pacientes
     .command('cifrar')
     .description(
-      "seal every patient document and SPEC 9.2 personal member (name, sex, birth date, member number, diagnosis) still in clear, and re-seal under the first key of PATIENT_DATA_KEYS every one sealed under another (the rotation); walks the rows that need it in batches of short transactions, safe while the service runs; reports the rows left under each key id and exits 1 while any remain",
+      "seal every patient document (with its content hash's salt) and SPEC 9.2 personal member (name, sex, birth date, member number, diagnosis) still in clear, and re-seal under the first key of PATIENT_DATA_KEYS every one sealed under another (the rotation); walks the rows that need it in batches of short transactions, safe while the service runs; reports the rows left under each key id and exits 1 while any remain",
     )
     .option('--lote <n>', 'rows per batch (one transaction each)', '1000')
     .option('--json', 'print one JSON object on stdout')

@@ -17,7 +17,8 @@ import { randomBytesPooled } from '../../common/crypto/random-pool.js';
  *   | IV (12 random bytes) | GCM tag (16 bytes) | ciphertext
  *
  * The additional data binds it to its column and its prescription (`<column>:<cuir>`): a sealed
- * value copied into another row or column does not open.
+ * value copied into another row or column does not open. The document's value also holds the
+ * content hash's salt (documentoConSal).
  */
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -119,6 +120,24 @@ export function abrir(claves: ClavesDatos, campo: string, cuir: string, sellado:
       `patient data of ${cuir} does not open under key "${kid}": the key is not the one that sealed it, or the value was altered`,
     );
   }
+}
+
+/**
+ * A sealed document's plaintext (SPEC 11.2): the DNI and, after a `:` in base64, the 16 bytes
+ * content_sha256 commits to the patient's data under (receta-content-hash.ts), which are
+ * never stored in clear. A DNI holds digits (and dots) only. Rows sealed before hold the DNI
+ * alone; their salt, if any, is in `content_salt` until `pacientes cifrar` seals it in.
+ */
+export function documentoConSal(documento: string, sal: Buffer | null): string {
+  return sal === null ? documento : `${documento}:${sal.toString('base64')}`;
+}
+
+/** documentoConSal's inverse: the DNI, and the salt (null when the value holds none). */
+export function documentoYSal(plano: string): { documento: string; sal: Buffer | null } {
+  const sep = plano.indexOf(':');
+  return sep < 0
+    ? { documento: plano, sal: null }
+    : { documento: plano.slice(0, sep), sal: Buffer.from(plano.slice(sep + 1), 'base64') };
 }
 
 /**

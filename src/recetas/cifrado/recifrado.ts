@@ -6,7 +6,7 @@ import { COLUMNAS_PERSONALES, personalesEnClaro } from './datos-personales.js';
 /** Rows still to do after a run: in clear, or under a key that is not the current one. */
 export interface Restantes {
   total: number;
-  /** Rows with the document or a personal member in clear. */
+  /** Rows with the document, the content hash's salt or a personal member in clear. */
   en_claro: number;
   /** Rows sealed under another key than the current one, by that key's id. */
   por_clave: Record<string, number>;
@@ -15,8 +15,8 @@ export interface Restantes {
 /** What one run of `pacientes cifrar` did, and what is left. */
 export interface RecifradoRun {
   /**
-   * Rows sealed that held patient data in clear (registered before sealing): the document, or
-   * SPEC 9.2's personal members.
+   * Rows sealed that held patient data in clear (registered before sealing): the document, the
+   * content hash's salt, or SPEC 9.2's personal members.
    */
   en_claro: number;
   /** Rows re-sealed that were under another key than the current one (and nothing in clear). */
@@ -36,7 +36,7 @@ export interface RecifradoRun {
 const kid = (column: string) => `substring(${column} from 3 for get_byte(${column}, 1))`;
 
 /** A row that holds something in clear. */
-const EN_CLARO = `(documento_cifrado IS NULL
+const EN_CLARO = `(documento_cifrado IS NULL OR content_salt IS NOT NULL
           OR (personales_cifrado IS NULL AND num_nonnulls(${COLUMNAS_PERSONALES.join(', ')}) > 0))`;
 
 /** A row with work to do: something in clear, or a value sealed under a key that is not `$k`. */
@@ -53,6 +53,7 @@ const pendiente = (k: string) => `(${EN_CLARO}
  * the service reads it.
  */
 const PENDIENTES_SQL = `SELECT id_transaccion::text AS id, cuir, documento_paciente, documento_cifrado,
+         content_salt,
          ${COLUMNAS_PERSONALES.map((c) => (c === 'paciente_fecha_nacimiento' ? `${c}::text AS ${c}` : c)).join(', ')},
          personales_cifrado
     FROM recetas
@@ -61,10 +62,10 @@ const PENDIENTES_SQL = `SELECT id_transaccion::text AS id, cuir, documento_pacie
    LIMIT $2
      FOR UPDATE`;
 
-/** A batch sealed: the document, and the personal members (their plaintext cleared). */
+/** A batch sealed: the document with its salt, and the personal members (their plaintext cleared). */
 const SELLAR_SQL = `UPDATE recetas AS r
      SET documento_cifrado = v.cifrado, documento_indice = v.indice, documento_paciente = NULL,
-         personales_cifrado = v.personales,
+         content_salt = NULL, personales_cifrado = v.personales,
          ${COLUMNAS_PERSONALES.map((c) => `${c} = NULL`).join(', ')}
     FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[]) AS v(id, cifrado, indice, personales)
    WHERE r.id_transaccion = v.id`;
@@ -84,10 +85,12 @@ interface Pendiente extends PersonalesGuardados {
   cuir: string;
   documento_paciente: string | null;
   documento_cifrado: Buffer | null;
+  content_salt: Buffer | null;
 }
 
 /**
- * Seals every prescription's document and personal members still in clear, and re-seals under the current key every one sealed under another (the
+ * Seals every prescription's document (with the content hash's salt) and personal members
+ * still in clear, and re-seals under the current key every one sealed under another (the
  * rotation), walking the rows that need it in batches of `lote`, one short transaction each,
  * so it runs while the service does: reads accept both states, and the service never rewrites
  * them. A row due for either is sealed whole (both values under the current key). Rows
@@ -124,8 +127,9 @@ export async function cifrarPendientes(
       for (const r of rows) {
         let sellado;
         try {
+          const { documento, sal } = cifrado.abrirDocumento(r);
           sellado = {
-            ...cifrado.sellarDocumento(r.cuir, cifrado.documento(r)),
+            ...cifrado.sellarDocumento(r.cuir, documento, sal),
             personales: cifrado.sellarPersonales(r.cuir, cifrado.personales(r)),
           };
         } catch (err) {
@@ -134,7 +138,9 @@ export async function cifrarPendientes(
           throw err;
         }
         const claro =
-          r.documento_cifrado === null || (!r.personales_cifrado && personalesEnClaro(r));
+          r.documento_cifrado === null ||
+          r.content_salt !== null ||
+          (!r.personales_cifrado && personalesEnClaro(r));
         if (claro) run.en_claro++;
         else run.otra_clave++;
         ids.push(r.id);
