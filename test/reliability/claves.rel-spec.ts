@@ -15,6 +15,8 @@ import {
   type ContentHashFields,
   recetaContentHash,
 } from '../../src/recetas/receta-content-hash.js';
+import { cuitCheckDigit } from '../../src/paciente/cuil.js';
+import { sandboxCitizenToken } from '../support/citizen-tokens.js';
 import { cliJson, runCli } from '../support/cli.js';
 import { freshDatabase, FreshDatabase } from '../support/fresh-database.js';
 import { pdfText, withTools } from '../support/pdf-tools.js';
@@ -79,8 +81,9 @@ const contentHashAttack = (row: DumpRow, publicHash: string) => (dni: string) =>
 /**
  * SPEC 11.2: no hash over personal data without a key. Given only a database dump (read as SQL)
  * and every public output of a prescription, a DNI guess is confirmed by no column: neither the
- * Idempotency-Key's fingerprint (`idempotency_keys.request_hash`) nor the content hash's salt
- * (`recetas.content_salt`) beside the public `content_sha256`. Run as production does: the
+ * Idempotency-Key's fingerprint (`idempotency_keys.request_hash`), nor the content hash's salt
+ * (`recetas.content_salt`) beside the public `content_sha256`, nor a citizen's rate-limit
+ * budget (`rate_limits.key`). Run as production does: the
  * service as its runtime role, its migrations as another (as runtime-role.rel-spec.ts).
  */
 describe('hashes with keys: a dump confirms no DNI (SPEC 11.2)', () => {
@@ -115,6 +118,8 @@ describe('hashes with keys: a dump confirms no DNI (SPEC 11.2)', () => {
         DATABASE_MIGRATION_URL: db.url,
         API_SECRET_PEPPER: PEPPER,
         PATIENT_DATA_KEYS: KEYS,
+        // Budgets in the database, shared by instances: their keys are in the dump too.
+        RATE_LIMIT_STORE: 'postgres',
       }),
     );
     const { stdout } = await runCli(
@@ -253,5 +258,32 @@ describe('hashes with keys: a dump confirms no DNI (SPEC 11.2)', () => {
     expect(bruteForce(contentHashAttack(row, h))).toBeNull();
     // What was printed still verifies: the same hash, everywhere.
     expect(await publicHash(cuir, id)).toBe(h);
+  });
+
+  it("a patient's rate-limit budget, kept in the database, confirms no DNI", async () => {
+    const body = registrationBody({ documento_paciente: String(DNI) });
+    await issueBodyCuir(service!, { headers }, body);
+    await api().post('/v1/recetas/registrar').set(headers).send(body).expect(201);
+    // Ana María Fernández (DNI 30111222) reads her prescription with her Mi Argentina token.
+    const cuil = `27${DNI}${cuitCheckDigit(`27${DNI}`)}`;
+    const token = await sandboxCitizenToken(sandbox.url, cuil);
+    await api()
+      .get(`/v1/paciente/recetas/${body.cuir as string}`)
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    const keys = (
+      await admin.query<{ key: string }>(
+        `SELECT key FROM rate_limits WHERE key LIKE 'paciente-cuil:%'`,
+      )
+    ).rows.map((r) => r.key.slice('paciente-cuil:'.length));
+    expect(keys).toHaveLength(1);
+    // A CUIL is a prefix, the DNI and a check digit: four prefixes per candidate.
+    const confirmed = bruteForce((dni) =>
+      ['20', '23', '24', '27'].some((prefix) => {
+        const candidate = `${prefix}${dni}${cuitCheckDigit(`${prefix}${dni}`)}`;
+        return hash('sha256', candidate, 'base64url') === keys[0];
+      }),
+    );
+    expect(confirmed).toBeNull();
   });
 });
