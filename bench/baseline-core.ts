@@ -22,7 +22,14 @@
  * Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10), QUEUE_SCHEMA (default pgboss),
  * BASELINE_LIST_COUNT_CAP (the service's LIST_COUNT_CAP).
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  randomBytes,
+  randomUUID,
+} from 'node:crypto';
 import pg from 'pg';
 import { eventInStatementSql } from '../src/auditoria/auditoria.sql.js';
 import { notIssuedToClientSql } from '../src/cuir/cuir-ownership.sql.js';
@@ -86,6 +93,8 @@ function vigencia(r: RegistrationRequest): { desde: string; hasta: string } {
 const DATA_KEY = Buffer.alloc(32, 7);
 const INDEX_KEY = Buffer.alloc(32, 9);
 const KID = Buffer.from('bench', 'ascii');
+/** The Idempotency-Key fingerprint's key (the service derives its own from the pepper). */
+const FINGERPRINT_KEY = createSecretKey(Buffer.alloc(32, 5));
 
 /**
  * The service's sealed format (src/recetas/cifrado/datos-paciente.ts): version, kid, IV, tag,
@@ -99,9 +108,10 @@ function sealed(column: string, cuir: string, text: string): Buffer {
 }
 
 /**
- * What the service seals before the statement: the document and its blind index, and SPEC
- * 9.2's personal members as one value (src/recetas/cifrado/datos-personales.ts: the compact
- * JSON of those present, under the same short keys; null without any).
+ * What the service seals before the statement: the document (with the content hash's salt)
+ * and its blind index, and SPEC 9.2's personal members as one value
+ * (src/recetas/cifrado/datos-personales.ts: the compact JSON of those present, under the same
+ * short keys; null without any).
  */
 function seal(r: RegistrationRequest) {
   const { paciente: p, cobertura: k, diagnostico: d } = r;
@@ -119,7 +129,12 @@ function seal(r: RegistrationRequest) {
         })
       : null;
   return {
-    documento_cifrado: sealed('documento_paciente', r.cuir, r.documento_paciente),
+    // With the content hash's 16-byte salt inside (documentoConSal): never in clear.
+    documento_cifrado: sealed(
+      'documento_paciente',
+      r.cuir,
+      `${r.documento_paciente}:${randomBytes(16).toString('base64')}`,
+    ),
     documento_indice: blindIndex(r.documento_paciente),
     personales_cifrado:
       personales === null ? null : sealed('personales_cifrado', r.cuir, personales),
@@ -135,7 +150,9 @@ function open(cuir: string, sealed: Buffer | null, plain: string | null): string
   const d = createDecipheriv('aes-256-gcm', DATA_KEY, sealed.subarray(s, s + 12))
     .setAAD(Buffer.from(`documento_paciente:${cuir}`))
     .setAuthTag(sealed.subarray(s + 12, s + 28));
-  return Buffer.concat([d.update(sealed.subarray(s + 28)), d.final()]).toString('utf8');
+  const text = Buffer.concat([d.update(sealed.subarray(s + 28)), d.final()]).toString('utf8');
+  // The DNI, without the content hash's salt after it.
+  return text.split(':')[0];
 }
 
 export const failure = (status: number, code: string): Answer => ({
@@ -145,7 +162,7 @@ export const failure = (status: number, code: string): Answer => ({
 
 /**
  * One registration at `path` (the request's actual path): the key is stored with the
- * service's own fingerprint of the request (method, path, canonical body).
+ * service's own fingerprint of the request (method, path, canonical body; an HMAC).
  */
 export async function register(
   clientId: string,
@@ -168,7 +185,7 @@ export async function register(
     const k = {
       clientId,
       key,
-      requestHash: requestHash('POST', path, request),
+      requestHash: requestHash(FINGERPRINT_KEY, 'POST', path, request),
       successStatus: 201,
     };
     gate = (p, source) =>

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiClientsService } from '../src/auth/api-clients.service.js';
 import { CatalogoSyncService } from '../src/medicamentos/catalogo-sync.service.js';
+import { CifradoPaciente } from '../src/recetas/cifrado/cifrado-paciente.js';
 import { sandboxCitizenToken } from './support/citizen-tokens.js';
 import { createClient, TestClient } from './support/clients.js';
 import { dispensaBody, dispensasApi, PHARMACY_SCOPES } from './support/dispensas.js';
@@ -73,7 +74,7 @@ describe("the prescription's content (SPEC 9.2)", () => {
         `SELECT paciente_nombre, paciente_apellido, paciente_sexo,
                 paciente_fecha_nacimiento::text AS nacimiento, cobertura_financiador,
                 cobertura_numero_afiliado, cobertura_codigo_rnos, cobertura_plan,
-                diagnostico_codigo, diagnostico_descripcion, octet_length(content_salt) AS salt,
+                diagnostico_codigo, diagnostico_descripcion, content_salt AS salt,
                 personales_cifrado IS NOT NULL AS sellado, items
            FROM recetas WHERE id_transaccion = $1`,
         [r.id],
@@ -91,7 +92,8 @@ describe("the prescription's content (SPEC 9.2)", () => {
       cobertura_plan: 'Plan 210',
       diagnostico_codigo: null,
       diagnostico_descripcion: null,
-      salt: 16,
+      // SPEC 11.2: content_sha256's salt is sealed with the document, never in clear.
+      salt: null,
       sellado: true,
     });
     // sustituible is stored only when false (an item without the new members is stored as before).
@@ -274,16 +276,31 @@ describe("the prescription's content (SPEC 9.2)", () => {
       await db.query(`UPDATE recetas SET ${set} WHERE id_transaccion = $1`, [base.id]);
       return hashOf(base.cuir);
     };
-    // The same members in clear (a row registered before sealing): the same hash, which hashes
-    // the members, not how they are stored.
-    expect(await alter(personalesEnClaroSet())).toBe(h);
+    // The same members in clear (a row registered before sealing, its salt in its column):
+    // the same hash, which hashes the members, not how they are stored.
+    const [row] = await db.query(
+      'SELECT cuir, documento_paciente, documento_cifrado FROM recetas WHERE id_transaccion = $1',
+      [base.id],
+    );
+    const { sal } = t.app.get(CifradoPaciente).abrirDocumento(row);
+    expect(sal).toHaveLength(16);
+    await db.query('UPDATE recetas SET content_salt = $2 WHERE id_transaccion = $1', [
+      base.id,
+      sal,
+    ]);
+    expect(
+      await alter(
+        `${personalesEnClaroSet()}, documento_paciente = '30111222', documento_cifrado = NULL,
+         documento_indice = NULL`,
+      ),
+    ).toBe(h);
     // Changing one stored member (the row, as an attacker with the database would) changes it.
     const seen = new Set([h]);
     for (const set of [
       `diagnostico_codigo = 'J03.9'`,
       `paciente_fecha_nacimiento = '1985-03-15'`,
       // Another DNI (in clear, as a row registered before sealing holds it).
-      `documento_paciente = '30111223', documento_cifrado = NULL, documento_indice = NULL`,
+      `documento_paciente = '30111223'`,
       `cobertura_numero_afiliado = '15-12345678-9/01'`,
       `vigencia_hasta = vigencia_hasta + 1`,
       `items = jsonb_set(items, '{1,sustituible}', 'true')`,
@@ -297,7 +314,12 @@ describe("the prescription's content (SPEC 9.2)", () => {
 
   it('a prescription registered before the content members keeps its hash (no salt)', async () => {
     const r = await registered();
-    await db.query('UPDATE recetas SET content_salt = NULL WHERE id_transaccion = $1', [r.id]);
+    // As such a row is stored: no salt, in its column or in the document's seal.
+    await db.query(
+      `UPDATE recetas SET content_salt = NULL, documento_paciente = '30111222',
+              documento_cifrado = NULL, documento_indice = NULL WHERE id_transaccion = $1`,
+      [r.id],
+    );
     const before = (await api.verificar(farmacia, r.cuir).expect(200)).body.data.content_sha256;
     // The v1 formula leaves the window, the document and the new members out.
     await db.query(

@@ -8,6 +8,7 @@ import { createClient, type TestClient } from './support/clients.js';
 import { type FreshDatabase, freshDatabase } from './support/fresh-database.js';
 import {
   fullContent,
+  newCuir,
   personalesEnClaroSet,
   register,
   registrationBody,
@@ -15,6 +16,22 @@ import {
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const exec = promisify(execFile);
+
+/** The operator tool with `--json`, killed after `ms` (a walk that never ends fails, not hangs). */
+async function cliWithin(
+  ms: number,
+  args: string[],
+  env: Record<string, string>,
+): Promise<unknown> {
+  const run = exec(process.execPath, ['dist/src/cli/main.js', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    timeout: ms,
+  });
+  return run.then(
+    (r) => JSON.parse(r.stdout) as unknown,
+    (err: { killed?: boolean }) => (err.killed ? `still running after ${ms} ms` : err),
+  );
+}
 const key = () => randomBytes(32).toString('base64');
 const K1 = `k1:${key()}`;
 const K2 = `k2:${key()}`;
@@ -260,6 +277,61 @@ describe("the patient's data at rest (SPEC 10)", () => {
     expect(await datos(anterior)).toEqual(before);
   });
 
+  it('pacientes cifrar walks rows, not ids: two months 10^9 ids apart cost rows ÷ batch batches (SPEC 11.3)', async () => {
+    // Month yyyy-mm holds ids yyyymm·10^9…: rows in clear at the end of the month the earlier
+    // rows are in, and at the start of the next one.
+    const [{ base }] = (
+      await sql.query<{ base: string }>(
+        `SELECT (max(id_transaccion) / 1000000000 * 1000000000)::text AS base FROM recetas`,
+      )
+    ).rows;
+    const yyyymm = Number(BigInt(base) / 1_000_000_000n);
+    const next = yyyymm % 100 === 12 ? yyyymm + 89 : yyyymm + 1;
+    const ids = [
+      ...[1, 2, 3, 4, 5].map((i) => BigInt(base) + 999_999_990n + BigInt(i)),
+      ...[1, 2, 3, 4, 5].map((i) => BigInt(next) * 1_000_000_000n + BigInt(i)),
+    ].map(String);
+    const copied = (
+      await sql.query<{ c: string }>(
+        `SELECT string_agg(quote_ident(column_name), ', ') AS c FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = 'recetas'
+            AND column_name NOT IN ('id_transaccion', 'cuir', 'documento_paciente',
+              'documento_cifrado', 'documento_indice', 'content_salt', 'idempotency_key')`,
+      )
+    ).rows[0].c;
+    for (const id of ids) {
+      // A copy of a registered row, as a row registered before sealing holds it: in clear.
+      await sql.query(
+        `INSERT INTO recetas (id_transaccion, cuir, documento_paciente, content_salt, ${copied})
+         SELECT $1::bigint, $2, '30111299', $3, ${copied} FROM recetas WHERE id_transaccion = $4`,
+        [id, newCuir(), randomBytes(16), sellada],
+      );
+      await sql.query(`UPDATE recetas SET ${personalesEnClaroSet()} WHERE id_transaccion = $1`, [
+        id,
+      ]);
+    }
+    expect((await listar('30111299')).body.data.total).toBe(10);
+
+    // Every other row is sealed under the current key already: ten rows, batches of four.
+    const run = await cliWithin(20_000, ['pacientes', 'cifrar', '--lote', '4', '--json'], {
+      DATABASE_URL: db.url,
+      PATIENT_DATA_KEYS: K2,
+    });
+    expect(run).toMatchObject({
+      en_claro: 10,
+      otra_clave: 0,
+      lotes: 3,
+      restantes: { total: 0, en_claro: 0, por_clave: {} },
+    });
+    expect((await kids()).filter((k) => k.kid !== 'k2' || k.pkid !== 'k2')).toEqual([
+      // No personal member registered: nothing to seal.
+      expect.objectContaining({ kid: 'k2', pkid: null }),
+    ]);
+    const found = (await listar('30111299')).body.data.items as Array<{ id_transaccion: string }>;
+    expect(found.map((i) => i.id_transaccion).sort()).toEqual([...ids].sort());
+    expect(await datos(ids[9])).toEqual({ documento_paciente: '30111299', ...todo });
+  });
+
   it('a key set that cannot open the stored data fails loudly: the start, the command, a read', async () => {
     const k3 = `k3:${key()}`;
     await t?.stop();
@@ -267,11 +339,25 @@ describe("the patient's data at rest (SPEC 10)", () => {
     await expect(startTestApp({ DATABASE_URL: db.url, PATIENT_DATA_KEYS: k3 })).rejects.toThrow(
       /PATIENT_DATA_KEYS cannot open the stored patient data: .*key "k2", which PATIENT_DATA_KEYS does not hold/,
     );
-    await expect(
-      runCli(['pacientes', 'cifrar'], { DATABASE_URL: db.url, PATIENT_DATA_KEYS: k3 }),
-    ).rejects.toMatchObject({
-      stderr: expect.stringMatching(/key "k2", which PATIENT_DATA_KEYS does not hold/),
+    // The command leaves those rows as they are, reports them by key and exits 1 (SPEC 11.3).
+    const rows = Number((await sql.query('SELECT count(*)::int AS n FROM recetas')).rows[0].n);
+    const failed = (await runCli(['pacientes', 'cifrar', '--json'], {
+      DATABASE_URL: db.url,
+      PATIENT_DATA_KEYS: k3,
+    }).catch((err: unknown) => err)) as { code: number; stdout: string; stderr: string };
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      new RegExp(
+        `${rows} prescriptions left: ${rows} under key "k2", which PATIENT_DATA_KEYS does not hold`,
+      ),
+    );
+    expect(JSON.parse(failed.stdout)).toMatchObject({
+      en_claro: 0,
+      otra_clave: 0,
+      clave_actual: 'k3',
+      restantes: { total: rows, en_claro: 0, por_clave: { k2: rows } },
     });
+    expect((await kids()).every((k) => k.kid === 'k2')).toBe(true);
     // A key with the right id and the wrong bytes: GCM refuses it.
     await expect(
       startTestApp({ DATABASE_URL: db.url, PATIENT_DATA_KEYS: `k2:${key()}` }),

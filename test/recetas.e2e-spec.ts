@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { canonicalJson } from '../src/common/canonical-json.js';
 import { IdempotencyService } from '../src/idempotency/idempotency.service.js';
 import { CatalogoSyncService } from '../src/medicamentos/catalogo-sync.service.js';
 import { insertJobSql } from '../src/queue/job.sql.js';
@@ -37,7 +38,12 @@ describe('POST /v1/recetas/registrar', () => {
     )[0];
   /** The hash IdempotencyInterceptor stores for a registration with this body. */
   const hashOf = (body: unknown) =>
-    t.app.get(IdempotencyService).hash('POST', '/v1/recetas/registrar', body);
+    t.app.get(IdempotencyService).fingerprint('POST', '/v1/recetas/registrar', body).hash;
+  /** The fingerprint a key was stored with before SPEC 11.2: the bare SHA-256 of the request. */
+  const bareHashOf = (body: unknown) =>
+    createHash('sha256')
+      .update(`POST POST /v1/recetas/registrar\n${canonicalJson(body)}`)
+      .digest('hex');
   const setFault = (fault: Record<string, unknown>) =>
     fetch(`${t.sandboxUrl}/__sandbox/faults`, {
       method: 'POST',
@@ -365,6 +371,50 @@ describe('POST /v1/recetas/registrar', () => {
       const res = await register(t, a, body, { 'Idempotency-Key': key }).expect(409);
       expect(res.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
       expect(await rowsWithCuir(body.cuir as string)).toBe(0);
+    });
+
+    it('replays a key stored before the fingerprint had a key (a bare SHA-256) across the deploy; keys stored now hold the HMAC', async () => {
+      const body = registrationBody();
+      const key = randomUUID();
+      const created = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      const [{ request_hash }] = await db.query<Array<{ request_hash: string }>>(
+        'SELECT request_hash FROM idempotency_keys WHERE key = $1',
+        [key],
+      );
+      // SPEC 11.2: never the bare SHA-256 of a body that holds a DNI.
+      expect(request_hash).not.toBe(bareHashOf(body));
+      // The key as the service stored it before: its answer under the bare SHA-256.
+      await db.query('UPDATE idempotency_keys SET request_hash = $2 WHERE key = $1', [
+        key,
+        bareHashOf(body),
+      ]);
+      const replay = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(created.text);
+      // Another body under it is still refused.
+      const other = await register(t, a, registrationBody(), { 'Idempotency-Key': key }).expect(
+        409,
+      );
+      expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
+    });
+
+    it("takes over an old-style key whose holder crashed before the deploy at the client's next retry", async () => {
+      const body = registrationBody();
+      const key = randomUUID();
+      await db.query(
+        `INSERT INTO idempotency_keys (client_id, key, request_hash, state, locked_until, expires_at)
+         VALUES ($1, $2, $3, 'in_progress', now() - interval '1 second', now() + interval '1 day')`,
+        [a.id, key, bareHashOf(body)],
+      );
+      // The registration's own statement compares the keyed fingerprint only: the first retry
+      // finds the old one, upgrades it and answers "retry"; the next is taken over.
+      const first = await register(t, a, body, { 'Idempotency-Key': key }).expect(409);
+      expect(first.body.error.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+      const res = await register(t, a, body, { 'Idempotency-Key': key }).expect(201);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(await keyRow(key)).toMatchObject({ state: 'completed', response_status: 201 });
+      expect(await rowsWithCuir(body.cuir as string)).toBe(1);
     });
 
     it('treats a key whose answer expired as new', async () => {

@@ -2,9 +2,12 @@ import { Command } from 'commander';
 import { authSettings } from '../auth/auth.settings.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
-import { DatoPacienteIlegible } from '../recetas/cifrado/datos-paciente.js';
 import { CifradoPaciente } from '../recetas/cifrado/cifrado-paciente.js';
-import { cifrarPendientes, type RecifradoRun } from '../recetas/cifrado/recifrado.js';
+import {
+  cifrarPendientes,
+  type RecifradoRun,
+  type Restantes,
+} from '../recetas/cifrado/recifrado.js';
 import { recetasSettings } from '../recetas/recetas.settings.js';
 import { openCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
@@ -15,9 +18,9 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
   pacientes
     .command('cifrar')
     .description(
-      'seal every patient document and SPEC 9.2 personal member (name, sex, birth date, member number, diagnosis) still in clear, and re-seal under the first key of PATIENT_DATA_KEYS every one sealed under another (the rotation); batches of short transactions, safe while the service runs',
+      "seal every patient document (with its content hash's salt) and SPEC 9.2 personal member (name, sex, birth date, member number, diagnosis) still in clear, and re-seal under the first key of PATIENT_DATA_KEYS every one sealed under another (the rotation); walks the rows that need it in batches of short transactions, safe while the service runs; reports the rows left under each key id and exits 1 while any remain",
     )
-    .option('--lote <n>', 'ids per batch (one transaction each)', '1000')
+    .option('--lote <n>', 'rows per batch (one transaction each)', '1000')
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { lote: string; json?: boolean }) => {
       const lote = Number(flags.lote);
@@ -29,13 +32,12 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
       );
       const db = await openCliDatabase(config, []);
       try {
-        const run = await cifrarPendientes(db.dataSource, cifrado, { lote }).catch((err) => {
-          // A row under a key not held: the operator's message, not a stack.
-          if (err instanceof DatoPacienteIlegible) throw new DomainError('INTERNAL', err.message);
-          throw err;
-        });
+        const run = await cifrarPendientes(db.dataSource, cifrado, { lote });
         if (flags.json) out.json(run);
         else out.line(describe(run));
+        // SPEC 11.3: done only when nothing is left (an old key may be dropped then).
+        if (run.restantes.total > 0)
+          throw new DomainError('INTERNAL', left(run.restantes, cifrado.claves.claves));
       } finally {
         await db.close();
       }
@@ -44,5 +46,16 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
 }
 
 function describe(r: RecifradoRun): string {
-  return `sealed ${r.en_claro} prescriptions with patient data in clear and re-sealed ${r.otra_clave} under key "${r.clave_actual}" (${r.lotes} batches, ${r.duration_ms} ms)`;
+  return `sealed ${r.en_claro} prescriptions with patient data in clear and re-sealed ${r.otra_clave} under key "${r.clave_actual}" (${r.lotes} batches, ${r.duration_ms} ms); ${r.restantes.total} left`;
+}
+
+/** Why rows are left, per key: the operator's message, never a stack. */
+function left(r: Restantes, held: ReadonlyMap<string, Buffer>): string {
+  const reasons = Object.entries(r.por_clave).map(([kid, n]) =>
+    held.has(kid)
+      ? `${n} under key "${kid}", which does not open them or was written meanwhile (run again)`
+      : `${n} under key "${kid}", which PATIENT_DATA_KEYS does not hold`,
+  );
+  if (r.en_claro > 0) reasons.unshift(`${r.en_claro} in clear, written meanwhile (run again)`);
+  return `${r.total} prescriptions left: ${reasons.join('; ')}`;
 }

@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { RequestWithContext } from '../common/http/request-context.js';
 import type { CompanionStatement, SqlParams } from '../common/sql/sql-params.js';
+import type { RequestFingerprint } from './canonical-hash.js';
 import { answerWithIdSql, holdKeyGateSql, takeKeyGateSql } from './idempotency.sql.js';
 
 /** An answer stored under a key: its status and its exact bytes. */
@@ -29,8 +30,8 @@ export class IdempotencyClaim {
     readonly clientId: string,
     /** The key, lower-cased. */
     readonly key: string,
-    /** The canonical hash of the request (method, route, body). */
-    readonly requestHash: string,
+    /** The request's fingerprint (method, path, canonical body, under the server's key). */
+    readonly fingerprint: RequestFingerprint,
     /** The status the handler answers with on success. */
     readonly successStatus: number,
     /** Writes the key as in progress; resolves with a stored answer to replay, if any. */
@@ -67,6 +68,11 @@ export class IdempotencyClaim {
 
   markSettled(): void {
     this.isSettled = true;
+  }
+
+  /** The fingerprint the key is stored with (what the gates compare). */
+  get requestHash(): string {
+    return this.fingerprint.hash;
   }
 
   get held(): boolean {

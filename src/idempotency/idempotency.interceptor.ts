@@ -44,11 +44,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     rawKey: string | string[],
   ): Promise<unknown> {
     const key = this.idempotency.parseKey(rawKey);
-    // The actual path, ids included (not the route's pattern): see requestHash.
-    const hash = this.idempotency.hash(req.method, `${req.baseUrl}${req.path}`, req.body);
+    // The actual path, ids included (not the route's pattern): see requestFingerprint.
+    const fp = this.idempotency.fingerprint(req.method, `${req.baseUrl}${req.path}`, req.body);
     const res = context.switchToHttp().getResponse<Response>();
-    const claim = new IdempotencyClaim(clientId, key, hash, successStatus(context), () =>
-      this.idempotency.begin(clientId, key, hash),
+    const claim = new IdempotencyClaim(clientId, key, fp, successStatus(context), () =>
+      this.idempotency.begin(clientId, key, fp),
     );
     req.idempotencyClaim = claim;
     try {
@@ -81,7 +81,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (err instanceof StoredAnswer) return replay(err.outcome, res);
     if (err instanceof IdempotencyKeyTaken) {
       return replay(
-        await this.idempotency.afterRefusal(claim.clientId, claim.key, claim.requestHash),
+        await this.idempotency.afterRefusal(claim.clientId, claim.key, claim.fingerprint),
         res,
       );
     }

@@ -64,6 +64,11 @@ export class IdempotencyRepository {
     return result.affected === 1;
   }
 
+  /** Rewrites a key's fingerprint stored before SPEC 11.2 (the bare SHA-256) with the keyed one. */
+  async rehash(clientId: string, key: string, legacy: string, hash: string): Promise<void> {
+    await this.keys.update({ clientId, key, requestHash: legacy }, { requestHash: hash });
+  }
+
   async complete(clientId: string, key: string, status: number, text: string): Promise<void> {
     await this.keys.update(
       { clientId, key },

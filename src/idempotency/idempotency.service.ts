@@ -1,11 +1,15 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { UUID } from '../common/validation/patterns.js';
 import type { Logger } from 'pino';
+import { authSettings, type AuthSettings } from '../auth/auth.public.js';
+import { claveDerivada } from '../common/crypto/clave-derivada.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { errorEnvelope } from '../common/errors/error-envelope.js';
 import type { ErrorCode, ErrorDetail } from '../common/errors/error-codes.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import { requestHash } from './canonical-hash.js';
+import { InjectSettings } from '../config/settings.js';
+import { LABEL_HUELLA, requestFingerprint, type RequestFingerprint } from './canonical-hash.js';
 import type { StoredOutcome } from './idempotency-claim.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
@@ -15,7 +19,7 @@ const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
 /**
  * The Idempotency-Key rules of contract §3, for any POST: keyed by (client, key), compared by a
- * canonical request hash, an in-flight marker with a lease (a crashed request frees its key
+ * keyed fingerprint of the request (canonical-hash.ts), an in-flight marker with a lease (a crashed request frees its key
  * when the lease runs out), replay of stored 2xx/4xx answers byte for byte, 5xx never
  * stored, keys kept 24 h.
  */
@@ -23,12 +27,15 @@ const CLEANUP_INTERVAL_MS = 15 * 60_000;
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   private cleanupTimer?: NodeJS.Timeout;
   private readonly log: Logger;
+  private readonly clave: KeyObject;
 
   constructor(
     private readonly keys: IdempotencyRepository,
     @Inject(ROOT_LOGGER) logger: Logger,
+    @InjectSettings(authSettings) auth: AuthSettings,
   ) {
     this.log = logger.child({ component: 'idempotency' });
+    this.clave = createSecretKey(claveDerivada(auth.secretPepper, LABEL_HUELLA));
   }
 
   /** The key, lower-cased; anything but a UUID → 400. */
@@ -41,24 +48,32 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     return rawKey.toLowerCase();
   }
 
-  /** The fingerprint a key is stored with: method, actual path (ids included), canonical body. */
-  hash(method: string, path: string, body: unknown): string {
-    return requestHash(method, path, body);
+  /**
+   * The fingerprint a key is stored with: method, actual path (ids included), canonical body,
+   * under the server's key.
+   */
+  fingerprint(method: string, path: string, body: unknown): RequestFingerprint {
+    return requestFingerprint(this.clave, method, path, body);
   }
 
   /**
    * Writes the key as in progress for this request: null when it is now this request's, the
    * stored outcome when the same request was answered already; 409 when the key is in use.
    */
-  async begin(clientId: string, key: string, hash: string): Promise<StoredOutcome | null> {
-    if (await this.keys.claim(clientId, key, hash, KEY_LEASE_SECONDS, KEY_TTL_HOURS)) return null;
+  async begin(
+    clientId: string,
+    key: string,
+    fp: RequestFingerprint,
+  ): Promise<StoredOutcome | null> {
+    const claim = () => this.keys.claim(clientId, key, fp.hash, KEY_LEASE_SECONDS, KEY_TTL_HOURS);
+    if (await claim()) return null;
     const existing = await this.keys.find(clientId, key);
     if (!existing) {
       // Expired or released between our claim and this read: claim once more.
-      if (await this.keys.claim(clientId, key, hash, KEY_LEASE_SECONDS, KEY_TTL_HOURS)) return null;
+      if (await claim()) return null;
       throw inProgress();
     }
-    const stored = outcomeOf(existing, hash);
+    const stored = await this.outcomeFor(existing, fp);
     if (stored) return stored;
     if (existing.leaseExpired && (await this.keys.takeOver(clientId, key, KEY_LEASE_SECONDS)))
       return null;
@@ -70,11 +85,32 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
    * that request's stored outcome, else 409 (it is still running, or it failed and freed the
    * key a moment ago: either way a retry is what the client should do).
    */
-  async afterRefusal(clientId: string, key: string, hash: string): Promise<StoredOutcome> {
+  async afterRefusal(
+    clientId: string,
+    key: string,
+    fp: RequestFingerprint,
+  ): Promise<StoredOutcome> {
     const existing = await this.keys.find(clientId, key);
-    const stored = existing && outcomeOf(existing, hash);
+    const stored = existing && (await this.outcomeFor(existing, fp));
     if (stored) return stored;
     throw inProgress();
+  }
+
+  /**
+   * A live key's outcome for this request (null while in progress); 409 when the key answered
+   * another request. A key stored before SPEC 11.2 holds the bare SHA-256: it matches the old
+   * way, and is rewritten with the keyed fingerprint, so every later comparison (the
+   * registration's gate, in SQL) is the keyed one.
+   */
+  private async outcomeFor(
+    existing: IdempotencyKeyEntity,
+    fp: RequestFingerprint,
+  ): Promise<StoredOutcome | null> {
+    if (existing.requestHash !== fp.hash) {
+      if (existing.requestHash !== fp.legacy()) throw reused();
+      await this.keys.rehash(existing.clientId, existing.key, existing.requestHash, fp.hash);
+    }
+    return outcomeOf(existing);
   }
 
   /** Stores the answer's exact bytes under the key. */
@@ -101,14 +137,8 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** A completed key's outcome for a request with `hash`; 409 when the key answered another body. */
-function outcomeOf(existing: IdempotencyKeyEntity, hash: string): StoredOutcome | null {
-  if (existing.requestHash !== hash) {
-    throw new DomainError(
-      'IDEMPOTENCY_KEY_REUSED',
-      'This Idempotency-Key was used with a different request',
-    );
-  }
+/** A key's stored outcome, once its request is the same; null while it is in progress. */
+function outcomeOf(existing: IdempotencyKeyEntity): StoredOutcome | null {
   if (existing.state !== 'completed') return null;
   const status = existing.responseStatus ?? 200;
   if (existing.responseText !== null) return { status, text: existing.responseText };
@@ -122,6 +152,12 @@ function legacyText(body: unknown): string {
   if ('data' in b) return JSON.stringify({ success: true, data: b.data });
   return JSON.stringify(errorEnvelope(b.error.code, b.error.message, b.error.details, 'replay'));
 }
+
+const reused = () =>
+  new DomainError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was used with a different request',
+  );
 
 const inProgress = () =>
   new DomainError(

@@ -1,6 +1,7 @@
 import type { SqlParams } from '../common/sql/sql-params.js';
 
-// The fingerprint the gates below store and compare (request_hash), so bench/ stores the same.
+// The fingerprint the gates below store and compare (request_hash, an HMAC under the server's
+// key), so bench/ stores the same.
 export { requestHash } from './canonical-hash.js';
 
 /**
@@ -17,7 +18,11 @@ export const KEY_TTL_HOURS = 24;
 export interface KeyToSettle {
   clientId: string;
   key: string;
-  /** requestHash(method, actual path, body): a key answers only the request it was taken for. */
+  /**
+   * requestHash(key, method, actual path, body): a key answers only the request it was taken
+   * for. Compared here only with the keyed fingerprint; a key stored before it (the bare
+   * SHA-256) is refused by the gate, and IdempotencyService compares and upgrades it.
+   */
   requestHash: string;
   successStatus: number;
 }

@@ -1,13 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { createHash } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/auth.public.js';
+import {
+  authSettings,
+  type AuthSettings,
+  RateLimiters,
+  rateLimited,
+  setRateLimitHeaders,
+} from '../auth/auth.public.js';
+import { claveDerivada } from '../common/crypto/clave-derivada.js';
 import { InjectSettings } from '../config/settings.js';
 import { pacienteSettings } from './paciente.settings.js';
 import type { PacienteSettings } from './paciente.settings.js';
 
 const WINDOW_SECONDS = 60;
+/** The citizen budget key's label under the pepper (SPEC 11.2: a key of its own). */
+const LABEL_CUIL = 'prescription-registry/limite-paciente/v1';
 
 /** A budget's state after a request counted against it. */
 export interface Budget {
@@ -26,11 +35,14 @@ export interface Budget {
 export class PacienteRateLimit {
   private readonly porIp: RateLimiterAbstract;
   private readonly porCuil: RateLimiterAbstract;
+  private readonly claveCuil: KeyObject;
 
   constructor(
     limiters: RateLimiters,
     @InjectSettings(pacienteSettings) private readonly settings: PacienteSettings,
+    @InjectSettings(authSettings) auth: AuthSettings,
   ) {
+    this.claveCuil = createSecretKey(claveDerivada(auth.secretPepper, LABEL_CUIL));
     const { porIpPorMinuto, porMinuto } = settings.rateLimit;
     const window = { duration: WINDOW_SECONDS };
     this.porIp = limiters.create({ ...window, points: porIpPorMinuto, keyPrefix: 'paciente-ip' });
@@ -44,8 +56,9 @@ export class PacienteRateLimit {
 
   /** Counts a verified citizen's request; throws 429 past its budget. */
   async citizen(cuil: string, res: Response, byAddress: Budget): Promise<void> {
-    // Hashed: the CUIL holds the DNI, and a shared store keeps its keys in a table.
-    const key = createHash('sha256').update(cuil).digest('base64url');
+    // Keyed (SPEC 11.2): the CUIL holds the DNI, and a shared store keeps its keys in a table,
+    // where a bare hash would confirm a guessed DNI.
+    const key = createHmac('sha256', this.claveCuil).update(cuil).digest('base64url');
     const own = await this.consume(this.porCuil, this.settings.rateLimit.porMinuto, key, res);
     const nearer = nearerItsEnd(own, byAddress);
     setRateLimitHeaders(res, nearer.limit, nearer.state);

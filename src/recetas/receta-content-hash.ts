@@ -27,6 +27,9 @@ export type ContentHashFields = Pick<
 > &
   ContenidoColumnas;
 
+/** The salt's length: drawn by the registration, sealed with the document. */
+export const CONTENT_SALT_BYTES = 16;
+
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
@@ -39,7 +42,9 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
  * trying them all against a plain hash. So the patient's document, the patient, the coverage and
  * the diagnosis enter it as `privado_sha256`, the SHA-256 of 16 random bytes drawn at
  * registration (`content_salt`, never answered) followed by their canonical JSON: a
- * commitment that changes with any of them and reveals none.
+ * commitment that changes with any of them and reveals none. The salt is as secret as the
+ * DNI (with it, a DNI window is tried in about a second), so it is stored sealed with the
+ * document (SPEC 11.2; cifrado/datos-paciente.ts), and opened with it on every read.
  *
  * A prescription registered before the content members (no salt) keeps the hash it always had
  * (v1: the fields below, without the window and without the patient's document), so the

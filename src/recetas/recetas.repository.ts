@@ -39,10 +39,10 @@ export interface AttemptOutcome {
  * paths (the registration's single statement, the listing, the reads by key every action on a
  * prescription starts with) run the tuned SQL of their `*.sql.ts` files. Every call joins the caller's transaction (Transactions.run) when there is one.
  *
- * The patient's document and SPEC 9.2's personal members are sealed at rest (CifradoPaciente):
- * the writer seals them before its statement, and every row answered here has
- * `documento_paciente` and the personal columns opened back in clear, from either state of a
- * row (sealed, or plaintext registered before sealing).
+ * The patient's document (with the content hash's salt) and SPEC 9.2's personal members are
+ * sealed at rest (CifradoPaciente): the writer seals them before its statement, and every row
+ * answered here has `documento_paciente`, `content_salt` and the personal columns opened back
+ * in clear, from either state of a row (sealed, or plaintext registered before sealing).
  */
 @Injectable()
 export class RecetasRepository {
@@ -53,13 +53,15 @@ export class RecetasRepository {
   ) {}
 
   /**
-   * The row with its document and personal members in clear (throws for a key
-   * PATIENT_DATA_KEYS does not hold). A row not sealed yet has them in its columns already.
+   * The row with its document, the content hash's salt and its personal members in clear
+   * (throws for a key PATIENT_DATA_KEYS does not hold). A row not sealed yet has them in its
+   * columns already.
    */
   private abierta<T extends DocumentoGuardado & PersonalesGuardados>(
     r: T,
   ): T & { documento_paciente: string } {
-    Object.assign(r, { documento_paciente: this.cifrado.documento(r) });
+    const { documento, sal } = this.cifrado.abrirDocumento(r);
+    Object.assign(r, { documento_paciente: documento, content_salt: sal });
     if (r.personales_cifrado) Object.assign(r, this.cifrado.personales(r));
     return r as T & { documento_paciente: string };
   }

@@ -4,9 +4,10 @@ import { InjectSettings } from '../../config/settings.js';
 import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import {
   abrir,
-  claveDe,
   claveDerivada,
   type ClavesDatos,
+  documentoConSal,
+  documentoYSal,
   indiceDocumento,
   KID_DERIVADA,
   LABEL_DATOS,
@@ -36,6 +37,14 @@ export interface DocumentoGuardado {
   cuir: string;
   documento_paciente: string | null;
   documento_cifrado: Buffer | null;
+  /** The content hash's salt in clear: rows registered before SPEC 11.2, until `pacientes cifrar`. */
+  content_salt?: Buffer | null;
+}
+
+/** A row's document and content hash salt (null: a prescription registered before it had one). */
+export interface DocumentoAbierto {
+  documento: string;
+  sal: Buffer | null;
 }
 
 /** A row's personal members, in either state (plaintext columns before `pacientes cifrar`). */
@@ -67,9 +76,13 @@ export class CifradoPaciente {
     this.claveIndice = claveDerivada(auth.secretPepper, LABEL_INDICE);
   }
 
-  sellarDocumento(cuir: string, documento: string): DocumentoSellado {
+  /**
+   * The document sealed with the content hash's salt inside (SPEC 11.2: never in clear beside
+   * the public hash): one seal, which every registration pays already and every read opens.
+   */
+  sellarDocumento(cuir: string, documento: string, sal: Buffer | null): DocumentoSellado {
     return {
-      documento_cifrado: sellar(this.claves, DOCUMENTO, cuir, documento),
+      documento_cifrado: sellar(this.claves, DOCUMENTO, cuir, documentoConSal(documento, sal)),
       documento_indice: this.indice(documento),
     };
   }
@@ -102,13 +115,21 @@ export class CifradoPaciente {
 
   /** The document in clear, whichever state the row is in; throws for a key not held. */
   documento(r: DocumentoGuardado): string {
-    if (r.documento_cifrado) return abrir(this.claves, DOCUMENTO, r.cuir, r.documento_cifrado);
-    if (r.documento_paciente !== null) return r.documento_paciente;
-    throw new Error(`prescription ${r.cuir} has no patient document`);
+    return this.abrirDocumento(r).documento;
   }
 
-  /** Whether the row's document is sealed under the current key (nothing for `pacientes cifrar` to do). */
-  alDia(r: DocumentoGuardado): boolean {
-    return r.documento_cifrado !== null && claveDe(r.documento_cifrado) === this.claves.actual;
+  /**
+   * The document and the content hash's salt in clear, whichever state the row is in (the
+   * salt in its own column before `pacientes cifrar`, in the seal after); throws for a key not
+   * held.
+   */
+  abrirDocumento(r: DocumentoGuardado): DocumentoAbierto {
+    const claro = r.content_salt ?? null;
+    if (r.documento_cifrado) {
+      const d = documentoYSal(abrir(this.claves, DOCUMENTO, r.cuir, r.documento_cifrado));
+      return claro ? { documento: d.documento, sal: claro } : d;
+    }
+    if (r.documento_paciente !== null) return { documento: r.documento_paciente, sal: claro };
+    throw new Error(`prescription ${r.cuir} has no patient document`);
   }
 }

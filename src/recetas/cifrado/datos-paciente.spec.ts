@@ -2,6 +2,8 @@ import {
   abrir,
   claveDe,
   DatoPacienteIlegible,
+  documentoConSal,
+  documentoYSal,
   indiceDocumento,
   parseClaves,
   sellar,
@@ -38,6 +40,20 @@ describe('patient data sealed at rest', () => {
     const altered = Buffer.from(s);
     altered[altered.length - 1] ^= 1;
     expect(() => abrir(claves, 'documento_paciente', CUIR, altered)).toThrow(DatoPacienteIlegible);
+  });
+
+  it("seals the content hash's salt inside the document's value, and reads a value without one", () => {
+    const sal = Buffer.alloc(16, 0xab);
+    const plano = documentoConSal('30111222', sal);
+    const s = sellar(claves, 'documento_paciente', CUIR, plano);
+    expect(s.includes(sal)).toBe(false);
+    expect(documentoYSal(abrir(claves, 'documento_paciente', CUIR, s))).toEqual({
+      documento: '30111222',
+      sal,
+    });
+    // Sealed before SPEC 11.2: the DNI alone.
+    expect(documentoYSal('30111222')).toEqual({ documento: '30111222', sal: null });
+    expect(documentoConSal('30111222', null)).toBe('30111222');
   });
 
   it('indexes a DNI by a keyed HMAC: stable, dots ignored, key-dependent', () => {

@@ -17,7 +17,8 @@ import { randomBytesPooled } from '../../common/crypto/random-pool.js';
  *   | IV (12 random bytes) | GCM tag (16 bytes) | ciphertext
  *
  * The additional data binds it to its column and its prescription (`<column>:<cuir>`): a sealed
- * value copied into another row or column does not open.
+ * value copied into another row or column does not open. The document's value also holds the
+ * content hash's salt (documentoConSal).
  */
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -122,6 +123,24 @@ export function abrir(claves: ClavesDatos, campo: string, cuir: string, sellado:
 }
 
 /**
+ * A sealed document's plaintext (SPEC 11.2): the DNI and, after a `:` in base64, the 16 bytes
+ * content_sha256 commits to the patient's data under (receta-content-hash.ts), which are
+ * never stored in clear. A DNI holds digits (and dots) only. Rows sealed before hold the DNI
+ * alone; their salt, if any, is in `content_salt` until `pacientes cifrar` seals it in.
+ */
+export function documentoConSal(documento: string, sal: Buffer | null): string {
+  return sal === null ? documento : `${documento}:${sal.toString('base64')}`;
+}
+
+/** documentoConSal's inverse: the DNI, and the salt (null when the value holds none). */
+export function documentoYSal(plano: string): { documento: string; sal: Buffer | null } {
+  const sep = plano.indexOf(':');
+  return sep < 0
+    ? { documento: plano, sal: null }
+    : { documento: plano.slice(0, sep), sal: Buffer.from(plano.slice(sep + 1), 'base64') };
+}
+
+/**
  * The blind index of a DNI: HMAC-SHA256 under a key of its own (never a data key, so it stays
  * when the data keys rotate), of the document as stored (digits only), cut to 128 bits.
  */
@@ -132,10 +151,8 @@ export function indiceDocumento(clave: Buffer, documento: string): Buffer {
     .subarray(0, INDICE_BYTES);
 }
 
-/** A key derived from the pepper under `label` (outside production, and the blind index's). */
-export function claveDerivada(pepper: string, label: string): Buffer {
-  return createHmac('sha256', pepper).update(label).digest();
-}
+// The derivation every key from the pepper uses (outside production, and the blind index's).
+export { claveDerivada } from '../../common/crypto/clave-derivada.js';
 
 export const LABEL_INDICE = 'prescription-registry/indice-documento/v1';
 export const LABEL_DATOS = 'prescription-registry/datos-paciente/v1';

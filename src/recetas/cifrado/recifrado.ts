@@ -1,112 +1,166 @@
 import type { DataSource } from 'typeorm';
 import type { CifradoPaciente, PersonalesGuardados } from './cifrado-paciente.js';
+import { DatoPacienteIlegible } from './datos-paciente.js';
 import { COLUMNAS_PERSONALES, personalesEnClaro } from './datos-personales.js';
 
-/** What one run of `pacientes cifrar` did. */
+/** Rows still to do after a run: in clear, or under a key that is not the current one. */
+export interface Restantes {
+  total: number;
+  /** Rows with the document, the content hash's salt or a personal member in clear. */
+  en_claro: number;
+  /** Rows sealed under another key than the current one, by that key's id. */
+  por_clave: Record<string, number>;
+}
+
+/** What one run of `pacientes cifrar` did, and what is left. */
 export interface RecifradoRun {
   /**
-   * Rows sealed that held patient data in clear (registered before sealing): the document, or
-   * SPEC 9.2's personal members.
+   * Rows sealed that held patient data in clear (registered before sealing): the document, the
+   * content hash's salt, or SPEC 9.2's personal members.
    */
   en_claro: number;
   /** Rows re-sealed that were under another key than the current one (and nothing in clear). */
   otra_clave: number;
   clave_actual: string;
+  /** Transactions that re-sealed rows: about rows ÷ batch size, whatever the ids. */
   lotes: number;
+  /**
+   * Counted after the walk: rows under a key PATIENT_DATA_KEYS does not hold (or that does not
+   * open them), and any written meanwhile by an instance sealing under another key.
+   */
+  restantes: Restantes;
   duration_ms: number;
 }
 
 /** The key id inside a sealed value (datos-paciente.ts: byte 1 its length, from byte 2). */
-const kidSql = (column: string) =>
-  `substring(${column} from 3 for get_byte(${column}, 1)) <> convert_to($3, 'UTF8')`;
+const kid = (column: string) => `substring(${column} from 3 for get_byte(${column}, 1))`;
+
+/** A row that holds something in clear. */
+const EN_CLARO = `(documento_cifrado IS NULL OR content_salt IS NOT NULL
+          OR (personales_cifrado IS NULL AND num_nonnulls(${COLUMNAS_PERSONALES.join(', ')}) > 0))`;
+
+/** A row with work to do: something in clear, or a value sealed under a key that is not `$k`. */
+const pendiente = (k: string) => `(${EN_CLARO}
+          OR ${kid('documento_cifrado')} <> convert_to(${k}, 'UTF8')
+          OR ${kid('personales_cifrado')} <> convert_to(${k}, 'UTF8'))`;
 
 /**
- * One range of ids: the rows whose document or personal members are still in clear or sealed
- * under a key that is not `$3`, locked while their batch is re-sealed. FOR UPDATE without SKIP
- * LOCKED: a row the service holds (a dispensation's lock, milliseconds) is waited for, not
- * missed. The birth date is read as text, `YYYY-MM-DD`, as the service reads it.
+ * The next batch: the first `$2` rows after id `$1` that have work to do under key `$3`, locked
+ * while they are re-sealed. A walk over rows (keyset), never over id ranges: ids jump by 10^9
+ * at every month (a month's partition holds ids yyyymm·10^9…), so ranges would be mostly
+ * empty. FOR UPDATE without SKIP LOCKED: a row the service holds (a dispensation's lock,
+ * milliseconds) is waited for, not missed. The birth date is read as text, `YYYY-MM-DD`, as
+ * the service reads it.
  */
 const PENDIENTES_SQL = `SELECT id_transaccion::text AS id, cuir, documento_paciente, documento_cifrado,
+         content_salt,
          ${COLUMNAS_PERSONALES.map((c) => (c === 'paciente_fecha_nacimiento' ? `${c}::text AS ${c}` : c)).join(', ')},
          personales_cifrado
     FROM recetas
-   WHERE id_transaccion > $1::bigint AND id_transaccion <= $2::bigint
-     AND (documento_cifrado IS NULL OR ${kidSql('documento_cifrado')}
-          OR ${kidSql('personales_cifrado')}
-          OR (personales_cifrado IS NULL AND num_nonnulls(${COLUMNAS_PERSONALES.join(', ')}) > 0))
+   WHERE id_transaccion > $1::bigint AND ${pendiente('$3')}
    ORDER BY id_transaccion
+   LIMIT $2
      FOR UPDATE`;
 
-/** A batch sealed: the document, and the personal members (their plaintext cleared). */
+/** A batch sealed: the document with its salt, and the personal members (their plaintext cleared). */
 const SELLAR_SQL = `UPDATE recetas AS r
      SET documento_cifrado = v.cifrado, documento_indice = v.indice, documento_paciente = NULL,
-         personales_cifrado = v.personales,
+         content_salt = NULL, personales_cifrado = v.personales,
          ${COLUMNAS_PERSONALES.map((c) => `${c} = NULL`).join(', ')}
     FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[]) AS v(id, cifrado, indice, personales)
    WHERE r.id_transaccion = v.id`;
+
+/** What is left, by the key it is under (null: something in clear). */
+const RESTANTES_SQL = `SELECT CASE WHEN ${EN_CLARO} THEN NULL
+              WHEN ${kid('documento_cifrado')} <> convert_to($1, 'UTF8')
+                THEN convert_from(${kid('documento_cifrado')}, 'UTF8')
+              ELSE convert_from(${kid('personales_cifrado')}, 'UTF8') END AS clave,
+         count(*)::int AS n
+    FROM recetas
+   WHERE ${pendiente('$1')}
+   GROUP BY 1`;
 
 interface Pendiente extends PersonalesGuardados {
   id: string;
   cuir: string;
   documento_paciente: string | null;
   documento_cifrado: Buffer | null;
+  content_salt: Buffer | null;
 }
 
 /**
- * Seals every prescription's document and personal members still in clear, and re-seals under
- * the current key every one sealed under another (the rotation), walking the ids in ranges of
- * `lote`, one short transaction each, so it runs while the service does: reads accept both
- * states, and the service never rewrites them. A row due for either is sealed whole (both
- * values under the current key). Rows registered after the walk started are sealed under
- * the current key already, as long as every instance runs with the same PATIENT_DATA_KEYS.
- * A row under a key PATIENT_DATA_KEYS does not hold stops the run, naming the key.
+ * Seals every prescription's document (with the content hash's salt) and personal members
+ * still in clear, and re-seals under the current key every one sealed under another (the
+ * rotation), walking the rows that need it in batches of `lote`, one short transaction each,
+ * so it runs while the service does: reads accept both states, and the service never rewrites
+ * them. A row due for either is sealed whole (both values under the current key). Rows
+ * registered after the walk started are sealed under the current key already, as long as
+ * every instance runs with the same PATIENT_DATA_KEYS. A row under a key PATIENT_DATA_KEYS does
+ * not hold (or that does not open it) is left as it is and counted in `restantes`.
  */
 export async function cifrarPendientes(
   ds: DataSource,
   cifrado: CifradoPaciente,
-  opts: { lote?: number; onLote?: (hasta: string, de: string) => void } = {},
+  opts: { lote?: number } = {},
 ): Promise<RecifradoRun> {
   const started = Date.now();
-  const lote = BigInt(opts.lote ?? 1000);
+  const lote = opts.lote ?? 1000;
   const actual = cifrado.claves.actual;
-  const [{ min, max }] = await ds.query<Array<{ min: string; max: string }>>(
-    `SELECT coalesce(min(id_transaccion) - 1, 0)::text AS min,
-            coalesce(max(id_transaccion), 0)::text AS max FROM recetas`,
-  );
   const run: RecifradoRun = {
     en_claro: 0,
     otra_clave: 0,
     clave_actual: actual,
     lotes: 0,
+    restantes: { total: 0, en_claro: 0, por_clave: {} },
     duration_ms: 0,
   };
-  for (let desde = BigInt(min); desde < BigInt(max); desde += lote) {
-    const hasta = desde + lote;
-    await ds.transaction(async (m) => {
-      const rows = await m.query<Pendiente[]>(PENDIENTES_SQL, [
-        String(desde),
-        String(hasta),
-        actual,
-      ]);
-      if (rows.length === 0) return;
-      const sellados = rows.map((r) => {
-        if (r.documento_cifrado === null || (!r.personales_cifrado && personalesEnClaro(r)))
-          run.en_claro++;
+  let ultimo = '0';
+  for (;;) {
+    const leidas = await ds.transaction(async (m) => {
+      const rows = await m.query<Pendiente[]>(PENDIENTES_SQL, [ultimo, lote, actual]);
+      if (rows.length === 0) return 0;
+      ultimo = rows[rows.length - 1].id;
+      const ids: string[] = [];
+      const cifrados: Buffer[] = [];
+      const indices: Buffer[] = [];
+      const personales: Array<Buffer | null> = [];
+      for (const r of rows) {
+        let sellado;
+        try {
+          const { documento, sal } = cifrado.abrirDocumento(r);
+          sellado = {
+            ...cifrado.sellarDocumento(r.cuir, documento, sal),
+            personales: cifrado.sellarPersonales(r.cuir, cifrado.personales(r)),
+          };
+        } catch (err) {
+          // Counted in `restantes` after the walk, by its key.
+          if (err instanceof DatoPacienteIlegible) continue;
+          throw err;
+        }
+        const claro =
+          r.documento_cifrado === null ||
+          r.content_salt !== null ||
+          (!r.personales_cifrado && personalesEnClaro(r));
+        if (claro) run.en_claro++;
         else run.otra_clave++;
-        return {
-          ...cifrado.sellarDocumento(r.cuir, cifrado.documento(r)),
-          personales_cifrado: cifrado.sellarPersonales(r.cuir, cifrado.personales(r)),
-        };
-      });
-      await m.query(SELLAR_SQL, [
-        rows.map((r) => r.id),
-        sellados.map((s) => s.documento_cifrado),
-        sellados.map((s) => s.documento_indice),
-        sellados.map((s) => s.personales_cifrado),
-      ]);
+        ids.push(r.id);
+        cifrados.push(sellado.documento_cifrado);
+        indices.push(sellado.documento_indice);
+        personales.push(sellado.personales);
+      }
+      if (ids.length > 0) await m.query(SELLAR_SQL, [ids, cifrados, indices, personales]);
+      return rows.length;
     });
-    run.lotes++;
-    opts.onLote?.(String(hasta), max);
+    if (leidas > 0) run.lotes++;
+    if (leidas < lote) break;
+  }
+  for (const { clave, n } of await ds.query<Array<{ clave: string | null; n: number }>>(
+    RESTANTES_SQL,
+    [actual],
+  )) {
+    run.restantes.total += n;
+    if (clave === null) run.restantes.en_claro += n;
+    else run.restantes.por_clave[clave] = n;
   }
   run.duration_ms = Date.now() - started;
   return run;

@@ -116,7 +116,9 @@ export class RecetaEntity implements ContenidoColumnas {
   /**
    * 16 random bytes drawn at registration, under which content_sha256 commits to the patient's
    * data (receta-content-hash.ts); null for prescriptions registered before it, whose hash is
-   * computed as it always was.
+   * computed as it always was. Stored sealed inside `documento_cifrado` (SPEC 11.2); in this
+   * column only for rows registered before, until `pacientes cifrar` seals it there.
+   * RecetasRepository fills it in clear on every row it answers.
    */
   @Column('bytea', { nullable: true }) content_salt: Buffer | null;
   /**

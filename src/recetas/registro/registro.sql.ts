@@ -1,4 +1,3 @@
-import { randomBytesPooled } from '../../common/crypto/random-pool.js';
 import { CompanionStatement, GuardStatement, SqlParams } from '../../common/sql/sql-params.js';
 import { contenidoColumnas, type ContenidoReceta, itemGuardado } from '../contenido/contenido.js';
 import type { HistoryEntry } from '../entities/receta-historial.entity.js';
@@ -59,8 +58,9 @@ export function insertRegistrationSql(
   r: RegistrationRequest,
   /**
    * The patient's data as stored, computed before the statement (recetas/cifrado/): the
-   * document sealed and its blind index, and SPEC 9.2's personal members sealed as one value
-   * (null when none was sent). Their plaintext is never written.
+   * document sealed (with the salt content_sha256 commits to it under) and its blind index,
+   * and SPEC 9.2's personal members sealed as one value (null when none was sent). Their
+   * plaintext is never written.
    */
   sellado: {
     documento_cifrado: Buffer;
@@ -99,8 +99,6 @@ export function insertRegistrationSql(
     c.cobertura_codigo_rnos,
     c.cobertura_plan,
     sellado.personales_cifrado,
-    // content_sha256 commits to the patient's data under it (receta-content-hash.ts).
-    randomBytesPooled(16),
   ].map((v) => p.add(v));
   const h = REGISTERED;
   const history = [h.evento, h.estado, h.intento, h.resultado, h.detalle].map((v) => p.add(v));
@@ -111,8 +109,7 @@ export function insertRegistrationSql(
       INSERT INTO recetas (id_transaccion, client_id, cuir, documento_cifrado, documento_indice,
         matricula_profesional, refeps_id, locacion, id_de_receta, nombre_medicamento,
         fecha_creacion, items, mensaje, idempotency_key, vigencia_desde, vigencia_hasta,
-        cobertura_financiador, cobertura_codigo_rnos, cobertura_plan, personales_cifrado,
-        content_salt)
+        cobertura_financiador, cobertura_codigo_rnos, cobertura_plan, personales_cifrado)
       SELECT n.id, ${values.join(', ')} FROM n${gate ? ' WHERE EXISTS (SELECT 1 FROM g)' : ''}
       RETURNING id_transaccion AS id, cuir
     ), h AS (

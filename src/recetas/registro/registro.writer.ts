@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditoriaService } from '../../auditoria/auditoria.service.js';
 import { CuirService } from '../../cuir/cuir.service.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
+import { randomBytesPooled } from '../../common/crypto/random-pool.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import {
   type IdempotencyClaim,
@@ -13,6 +14,7 @@ import { CifradoPaciente } from '../cifrado/cifrado-paciente.js';
 import { contenidoColumnas } from '../contenido/contenido.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
 import { firstDeliveryJobData } from '../notificacion/ministerio-delivery.sql.js';
+import { CONTENT_SALT_BYTES } from '../receta-content-hash.js';
 import { MENSAJES } from '../receta-state.js';
 import { RecetasRepository } from '../recetas.repository.js';
 import { recetasSettings } from '../recetas.settings.js';
@@ -65,10 +67,15 @@ export class RegistroWriter {
     const statement = insertRegistrationSql(
       clientId,
       request,
-      // Sealed here, before the statement: one round trip still, and neither the DNI nor the
-      // personal members reach the table in clear.
+      // Sealed here, before the statement: one round trip still, and neither the DNI (nor the
+      // salt content_sha256 commits to it under) nor the personal members reach the table in
+      // clear.
       {
-        ...this.cifrado.sellarDocumento(request.cuir, request.documento_paciente),
+        ...this.cifrado.sellarDocumento(
+          request.cuir,
+          request.documento_paciente,
+          randomBytesPooled(CONTENT_SALT_BYTES),
+        ),
         personales_cifrado: this.cifrado.sellarPersonales(request.cuir, contenidoColumnas(request)),
       },
       vigencia,

@@ -6,7 +6,7 @@ type Stored = IdempotencyKeyEntity;
 /** The key store in memory, with the repository's rules and a clock the test moves. */
 export class FakeIdempotencyRepository implements Pick<
   IdempotencyRepository,
-  'claim' | 'find' | 'takeOver' | 'complete' | 'release'
+  'claim' | 'find' | 'takeOver' | 'rehash' | 'complete' | 'release'
 > {
   readonly keys = new Map<string, Stored>();
   now = Date.parse('2026-11-23T12:00:00Z');
@@ -43,6 +43,12 @@ export class FakeIdempotencyRepository implements Pick<
       return Promise.resolve(false);
     k.lockedUntil = new Date(this.now + leaseS * 1000);
     return Promise.resolve(true);
+  }
+
+  rehash(clientId: string, key: string, legacy: string, hash: string) {
+    const k = this.keys.get(this.id(clientId, key));
+    if (k?.requestHash === legacy) k.requestHash = hash;
+    return Promise.resolve();
   }
 
   complete(clientId: string, key: string, status: number, text: string) {
