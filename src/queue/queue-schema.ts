@@ -9,7 +9,8 @@ const PATH_FIJO = 'pg_catalog, pg_temp';
  * queue (a queue is a partition table, which only the schema's owner may create) and the fetch
  * index below, and stops: the service's own pg-boss then only checks the schema's version and
  * works rows (database/runtime-grants.ts says which). Run by every migration run, before the
- * runtime role's grants; idempotent.
+ * runtime role's grants; idempotent, and doing nothing when all is there (a command run by a
+ * role that owns none of it then passes).
  */
 export async function installQueueSchema(
   url: string,
@@ -29,7 +30,7 @@ export async function installQueueSchema(
   await boss.start();
   try {
     // The policy is the service's to set at start (JobQueue); a new queue gets pg-boss's default.
-    for (const name of queues) await boss.createQueue(name);
+    for (const name of queues) if (!(await boss.getQueue(name))) await boss.createQueue(name);
   } finally {
     await boss.stop({ graceful: false, close: true, wait: true });
   }
@@ -38,10 +39,12 @@ export async function installQueueSchema(
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    await c.query(fetchIndexSql(schema));
-    // pg-boss's own functions: a fixed path, and callable by their owner only.
+    const index = await c.query(`SELECT to_regclass($1) AS i`, [`${schema}.job_fetch_order`]);
+    if (index.rows[0].i === null) await c.query(fetchIndexSql(schema));
+    // pg-boss's own functions: a fixed path, and callable by their owner only (those not yet).
     const { rows } = await c.query<{ fn: string }>(
-      `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p WHERE p.pronamespace = $1::regnamespace`,
+      `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p
+        WHERE p.pronamespace = $1::regnamespace AND p.proconfig IS NULL`,
       [schema],
     );
     for (const { fn } of rows) {

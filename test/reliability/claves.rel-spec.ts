@@ -250,6 +250,7 @@ describe('hashes with keys: a dump confirms no DNI (SPEC 11.2)', () => {
 
     await cliJson(['pacientes', 'cifrar'], {
       DATABASE_URL: runtimeUrl,
+      DATABASE_MIGRATION_URL: db.url,
       PATIENT_DATA_KEYS: KEYS,
       API_SECRET_PEPPER: PEPPER,
     });
