@@ -11,7 +11,10 @@ export interface MixCpu {
     service: number;
     /** The PostgreSQL backends connected to the bench's database (pg_stat_activity). */
     postgres_bench_db: number;
-    /** Every postgres process on the machine (WAL writer, checkpointer, other databases too). */
+    /**
+     * The PostgreSQL server of the bench database: its postmaster and every process under it
+     * (WAL writer, checkpointer, autovacuum; other databases on that server too).
+     */
     postgres_all: number;
     sandbox: number;
     /** The bench process: the load generator (and the token refresher). */
@@ -31,6 +34,16 @@ export interface MixCpu {
 }
 
 /**
+ * The postmaster of the server `pool` connects to (the parent of one of its backends), when it
+ * runs on this machine; undefined otherwise (then every postgres process on the machine counts).
+ */
+export async function postmasterOf(pool: pg.Pool): Promise<number | undefined> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const t = procTicks(rows[0].pid);
+  return t?.comm === 'postgres' ? t.ppid : undefined;
+}
+
+/**
  * Reads CPU at the window's start and end. The bench database's backends are found in
  * pg_stat_activity once a second (each one's CPU from /proc, from when it was first seen, or
  * from zero when it started during the window); one that ends between two looks loses at most
@@ -41,7 +54,9 @@ export function mixCpuSampler(o: {
   sandboxPid: number;
   pool: pg.Pool;
   dbName: string;
+  postmaster?: number;
 }) {
+  const server = () => (o.postmaster ? treeTicks(o.postmaster) : postgresTicks());
   const base = new Map<number, number>();
   const last = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
@@ -75,7 +90,7 @@ export function mixCpuSampler(o: {
         machine: machineTicks(),
         service: treeTicks(o.servicePid),
         sandbox: treeTicks(o.sandboxPid),
-        pgAll: postgresTicks(),
+        pgAll: server(),
         bench: process.cpuUsage(),
         firstLook: look().catch(() => undefined),
       };
@@ -89,7 +104,7 @@ export function mixCpuSampler(o: {
       const m = machineTicks();
       const service = treeTicks(o.servicePid) - s.service;
       const sandbox = treeTicks(o.sandboxPid) - s.sandbox;
-      const pgAll = postgresTicks() - s.pgAll;
+      const pgAll = server() - s.pgAll;
       const b = process.cpuUsage(s.bench);
       await s.firstLook;
       await look().catch(() => undefined);

@@ -139,7 +139,11 @@ export function formatRunNotes(r: MixRun): string {
           c.cores.postgres_bench_db,
           c.us_per_request.postgres_bench_db,
         ),
-        part('all postgres processes', c.cores.postgres_all, c.us_per_request.postgres_all),
+        part(
+          'PostgreSQL server (every process)',
+          c.cores.postgres_all,
+          c.us_per_request.postgres_all,
+        ),
         part('sandbox', c.cores.sandbox, c.us_per_request.sandbox),
         part('load generator', c.cores.generator, c.us_per_request.generator),
         part('machine', c.cores.machine),

@@ -10,7 +10,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { RESULTS, ROOT, serviceNodeArgs, type Bench } from '../lib/bench.js';
 import { log, out } from '../lib/log.js';
-import { mixCpuSampler } from '../lib/mix-cpu.js';
+import { mixCpuSampler, postmasterOf } from '../lib/mix-cpu.js';
 import {
   formatCapacity,
   formatRun,
@@ -40,6 +40,7 @@ interface Ctx {
   state: MixState;
   sender: Sender;
   random: () => number;
+  postmaster?: number;
 }
 
 export async function mix(bench: Bench, sandbox: RunningProcess, startedAt: Date): Promise<void> {
@@ -56,6 +57,7 @@ export async function mix(bench: Bench, sandbox: RunningProcess, startedAt: Date
     state,
     sender: new Sender(svc.url, m.timeoutS * 1000),
     random,
+    postmaster: await postmasterOf(bench.db.pool),
   };
   try {
     await seedThroughApi(ctx.sender, state, m.seedPrescriptions);
@@ -92,6 +94,7 @@ async function runAt(
     sandboxPid: sandbox.pid,
     pool: bench.db.pool,
     dbName: bench.db.name,
+    postmaster: ctx.postmaster,
   });
   let cpuAt: ReturnType<typeof cpu.stop> | undefined;
   sender.peakInFlight = sender.inFlight;
