@@ -14,7 +14,11 @@
  * --no-floor; --no-peer; --embedded (on the embedded PostgreSQL of `npm start`, not DATABASE_URL);
  * --profile-only=a,b (the profile scenario's cases: registrar, listar-10k, …, documento);
  * --scale [--scale-rows=N --scale-events=N --scale-months=N --scale-clients=N]: the national-scale
- * run instead of the scenarios (scenarios/scale.ts).
+ * run instead of the scenarios (scenarios/scale.ts);
+ * --mix=national [--rate=X --duration=S --warmup=S --arrivals=poisson|even --seed=N --timeout=S
+ * --env KEY=VALUE… --workers=N --capacity --step-duration=S --step-warmup=S --capacity-step=X
+ * --capacity-max=X --bisect=N --p99-limit=MS]: SPEC 13's national peak mix, open loop, instead
+ * of the scenarios (scenarios/mix.ts), with the sandbox in a process of its own.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -40,6 +44,8 @@ import { listar } from './scenarios/listar.js';
 import { profiles } from './scenarios/profile.js';
 import { registrar, registrarContenido } from './scenarios/registrar.js';
 import { scale } from './scenarios/scale.js';
+import { mix } from './scenarios/mix.js';
+import { startSandboxProcess } from './lib/mix-setup.js';
 import { documento } from './scenarios/documento.js';
 import { verificarCuir } from './scenarios/verificar-cuir.js';
 
@@ -48,10 +54,12 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   mkdirSync(RESULTS, { recursive: true });
   log(
-    o.scale
-      ? `scale run: ${o.scale.rows} prescriptions, ${o.scale.events} events, ${o.scale.months} months, ` +
+    o.mix
+      ? `national mix${o.mix.capacity ? ', capacity search' : ` at ×${o.mix.rate}`}; node ${o.runtimes[0]}`
+      : o.scale
+        ? `scale run: ${o.scale.rows} prescriptions, ${o.scale.events} events, ${o.scale.months} months, ` +
           `${o.scale.clients} clients; node ${o.runtimes[0]}`
-      : `${o.quick ? 'quick' : 'full'} run${o.ab ? `, A/B against ${o.ab}` : ''}: ` +
+        : `${o.quick ? 'quick' : 'full'} run${o.ab ? `, A/B against ${o.ab}` : ''}: ` +
           `${[...o.scenarios].join(', ')}; node ${o.runtimes.join(' and ')}`,
   );
   const runtimes: Runtime[] = [];
@@ -67,7 +75,11 @@ async function main(): Promise<void> {
   const db = await createBenchDatabase(o.baseUrl);
   log(`database ${db.name} created`);
   const bench = new Bench(o, db, runtimes);
-  const sandbox = await startSandbox({ catalogSize: o.catalogSize, quiet: true });
+  // The mix's sandbox runs in a process of its own (its CPU measured apart from the generator's).
+  const sandboxProcess = o.mix ? await startSandboxProcess(o.catalogSize) : undefined;
+  const sandbox = sandboxProcess
+    ? { url: sandboxProcess.url, close: () => sandboxProcess.stop().then(() => undefined) }
+    : await startSandbox({ catalogSize: o.catalogSize, quiet: true });
   let cleaning: Promise<void> | undefined;
   const cleanup = () =>
     (cleaning ??= (async () => {
@@ -85,7 +97,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    if (o.scale) await scale(bench, sandbox.url, startedAt);
+    if (sandboxProcess) await mix(bench, sandboxProcess, startedAt);
+    else if (o.scale) await scale(bench, sandbox.url, startedAt);
     else await runSuite(bench, sandbox.url, startedAt, build);
   } finally {
     await cleanup();

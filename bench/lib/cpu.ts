@@ -16,9 +16,9 @@ export interface CpuShare {
   other: number;
 }
 
-const CLK_TCK = 100;
+export const CLK_TCK = 100;
 
-function machineTicks(): { busy: number; total: number } {
+export function machineTicks(): { busy: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (v[3] ?? 0) + (v[4] ?? 0);
@@ -26,9 +26,9 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-function procTicks(
+export function procTicks(
   pid: number | string,
-): { comm: string; ticks: number; reaped: number } | undefined {
+): { comm: string; ppid: number; ticks: number; reaped: number } | undefined {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = s.lastIndexOf(')');
@@ -37,6 +37,7 @@ function procTicks(
     // Fields after the command: state is [0], utime [11], stime [12], cutime [13], cstime [14].
     return {
       comm,
+      ppid: Number(f[1]),
       ticks: Number(f[11]) + Number(f[12]),
       reaped: Number(f[13]) + Number(f[14]),
     };
@@ -50,12 +51,37 @@ function procTicks(
  * children the postmaster has reaped (`cutime`), so backends and parallel workers that exit
  * during a run are counted too: the difference of two readings is what PostgreSQL used.
  */
-function postgresTicks(): number {
+export function postgresTicks(): number {
   let total = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const t = procTicks(pid);
     if (t && t.comm === 'postgres') total += t.ticks + t.reaped;
+  }
+  return total;
+}
+
+/**
+ * CPU of a process and of every descendant alive (a service's workers), each with what its own
+ * reaped children used: a worker that exited is still counted, through its parent's `cutime`.
+ */
+export function treeTicks(root: number): number {
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const t = procTicks(name);
+    if (!t) continue;
+    const pid = Number(name);
+    ticks.set(pid, t.ticks + t.reaped);
+    children.set(t.ppid, [...(children.get(t.ppid) ?? []), pid]);
+  }
+  let total = 0;
+  const todo = [root];
+  while (todo.length) {
+    const pid = todo.pop()!;
+    total += ticks.get(pid) ?? 0;
+    todo.push(...(children.get(pid) ?? []));
   }
   return total;
 }

@@ -56,11 +56,16 @@ export interface ApiCredentials {
   headers: Record<string, string>;
 }
 
-/** Issues a client through the service's own credentials tool (it also migrates the database). */
+/**
+ * Issues a client through the service's own credentials tool (it also migrates the database):
+ * every scope unless `scopes` names them; `extra`: more of the tool's flags (`--platform-id`).
+ */
 export async function createApiClient(
   root: string,
   env: Record<string, string>,
   name: string,
+  scopes = 'all',
+  extra: string[] = [],
 ): Promise<ApiCredentials> {
   const { stdout } = await run(
     process.execPath,
@@ -71,9 +76,10 @@ export async function createApiClient(
       '--name',
       name,
       '--scopes',
-      'all',
+      scopes,
       '--rate-limit',
       '1000000',
+      ...extra,
       '--json',
     ],
     { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'silent' } },

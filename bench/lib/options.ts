@@ -96,12 +96,59 @@ export interface Options {
    * `scale.events` events over `scale.months` months and `scale.clients` clients.
    */
   scale?: { rows: number; events: number; months: number; clients: number };
+  /** --mix=national (SPEC 13): the national peak mix, open loop, instead of the scenarios. */
+  mix?: MixOptions;
 }
 
-export function parseOptions(argv: string[], root: string): Options {
+/** The national mix's settings (scenarios/mix.ts; BENCHMARKS.md, "The national mix"). */
+export interface MixOptions {
+  name: 'national';
+  /** --rate: the multiple of the ×1 mix (about 585 requests/s). */
+  rate: number;
+  durationS: number;
+  warmupS: number;
+  /** --arrivals: Poisson (independent clients, the default) or evenly spaced per operation. */
+  arrivals: 'poisson' | 'even';
+  /** --seed: prescriptions registered through the API before the warm-up. */
+  seedPrescriptions: number;
+  /** --timeout: a request unanswered this long counts as "no answer". */
+  timeoutS: number;
+  /** --env KEY=VALUE (repeatable) and --workers=N (WEB_CONCURRENCY): the service's environment. */
+  env: Record<string, string>;
+  /** --capacity: the search for the highest multiple within the p99 limit, then 2× it. */
+  capacity?: {
+    stepS: number;
+    stepWarmupS: number;
+    step: number;
+    max: number;
+    bisections: number;
+    p99LimitMs: number;
+  };
+}
+
+/** `--env KEY=VALUE` and `--env=KEY=VALUE`, taken out of argv (the other flags are single). */
+function takeEnv(argv: string[]): { rest: string[]; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const pair = a === '--env' ? argv[++i] : a.startsWith('--env=') ? a.slice(6) : undefined;
+    if (pair === undefined) {
+      rest.push(a);
+      continue;
+    }
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair);
+    if (!m) throw new Error(`--env needs KEY=VALUE, not ${pair}`);
+    env[m[1]] = m[2];
+  }
+  return { rest, env };
+}
+
+export function parseOptions(argvIn: string[], root: string): Options {
+  const { rest: argv, env } = takeEnv(argvIn);
   const flags = new Map<string, string>();
   for (const a of argv) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
+    const m = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(a);
     if (!m) throw new Error(`unknown argument ${a}`);
     flags.set(m[1], m[2] ?? 'true');
   }
@@ -122,7 +169,13 @@ export function parseOptions(argv: string[], root: string): Options {
   if (abOwnDb)
     for (const s of scenarios)
       if (s !== 'registrar' && s !== 'registrar-contenido') scenarios.delete(s);
-  const runtime = flags.get('runtime') ?? 'both';
+  const mixName = flags.get('mix');
+  if (mixName !== undefined && mixName !== 'national')
+    throw new Error(`--mix must be national, not ${mixName}`);
+  if (!mixName && (Object.keys(env).length || flags.has('workers')))
+    throw new Error('--env and --workers set the service of --mix=national only');
+  // The mix runs one service: on the reference runtime unless told otherwise.
+  const runtime = flags.get('runtime') ?? (mixName ? '24' : 'both');
   const runtimes: RuntimeId[] =
     runtime === 'both'
       ? [...RUNTIME_IDS]
@@ -186,6 +239,42 @@ export function parseOptions(argv: string[], root: string): Options {
             events: num('scale-events', 2 * num('scale-rows', 50_000_000)),
             months: num('scale-months', 60),
             clients: num('scale-clients', 50),
+          },
+        }
+      : {}),
+    ...(mixName ? { mix: mixOptions(flags, num, env) } : {}),
+  };
+}
+
+function mixOptions(
+  flags: Map<string, string>,
+  num: (k: string, d: number) => number,
+  env: Record<string, string>,
+): MixOptions {
+  const arrivals = flags.get('arrivals') ?? 'poisson';
+  if (arrivals !== 'poisson' && arrivals !== 'even')
+    throw new Error(`--arrivals must be poisson or even, not ${arrivals}`);
+  if (flags.has('workers')) env.WEB_CONCURRENCY = String(num('workers', 1));
+  const rate = num('rate', 1);
+  if (rate <= 0) throw new Error('--rate must be above 0');
+  return {
+    name: 'national',
+    rate,
+    durationS: num('duration', 60),
+    warmupS: num('warmup', 10),
+    arrivals,
+    seedPrescriptions: num('seed', 2000),
+    timeoutS: num('timeout', 30),
+    env,
+    ...(flags.get('capacity') === 'true'
+      ? {
+          capacity: {
+            stepS: num('step-duration', 20),
+            stepWarmupS: num('step-warmup', 5),
+            step: num('capacity-step', 0.25) || 0.25,
+            max: num('capacity-max', 40),
+            bisections: num('bisect', 3),
+            p99LimitMs: num('p99-limit', 250),
           },
         }
       : {}),

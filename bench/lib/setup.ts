@@ -9,6 +9,7 @@ import {
 } from './db.js';
 import { issueCuirs, type Registrant } from './cuir-supply.js';
 import { log } from './log.js';
+import type { Options } from './options.js';
 import { sealingKeys, seedSealedCurrent } from './scale-seed.js';
 import * as req from './requests.js';
 
@@ -40,19 +41,19 @@ export interface Setup {
   sandboxUrl: string;
 }
 
-/**
- * Clients issued with the service's CLI (which also migrates the database), the catalogue
- * mirror synced from the bench's sandbox, and the listing data seeded in bulk.
- */
-export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
-  const { o, db } = bench;
-  bench.serviceEnv = {
+/** The service's environment on the bench's database, with the sandbox as every upstream. */
+export function serviceEnvFor(
+  o: Options,
+  dbUrl: string,
+  sandboxUrl: string,
+): Record<string, string> {
+  return {
     NODE_ENV: 'production',
     API_SECRET_PEPPER: PEPPER,
     VERIFICACION_PUBLICA_CLAVE: `${PEPPER}-qr-links`,
     // 32 fixed bytes (not a secret: a bench database); production requires the setting.
     PATIENT_DATA_KEYS: `bench:${Buffer.from('bench-only-patient-data-key-0123').toString('base64')}`,
-    DATABASE_URL: db.url,
+    DATABASE_URL: dbUrl,
     HOST: '127.0.0.1',
     PORT: '0',
     DEMO_CLIENT: 'false',
@@ -72,6 +73,15 @@ export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
     // sealed before (scenarios/scale.ts seals it all at the end, and times it).
     ...(o.scale ? { AUDIT_SEAL_SECONDS: '0' } : {}),
   };
+}
+
+/**
+ * Clients issued with the service's CLI (which also migrates the database), the catalogue
+ * mirror synced from the bench's sandbox, and the listing data seeded in bulk.
+ */
+export async function setUp(bench: Bench, sandboxUrl: string): Promise<Setup> {
+  const { o, db } = bench;
+  bench.serviceEnv = serviceEnvFor(o, db.url, sandboxUrl);
   const env = bench.serviceEnv;
   const registrant = async (name: string, cuirs: number): Promise<Registrant> => {
     const c = await createApiClient(ROOT, env, name);
