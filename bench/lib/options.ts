@@ -115,6 +115,12 @@ export interface MixOptions {
   timeoutS: number;
   /** --env KEY=VALUE (repeatable) and --workers=N (WEB_CONCURRENCY): the service's environment. */
   env: Record<string, string>;
+  /**
+   * --profile: the service (every process of it) under `node --cpu-prof`, its profiles written
+   * to bench/results/profile-mix-<time>/ when it stops (read them with Chrome's DevTools or
+   * `node dist/bench/lib/profile-diff.js`).
+   */
+  profile: boolean;
   /** --capacity: the search for the highest multiple within the p99 limit, then 2× it. */
   capacity?: {
     stepS: number;
@@ -266,6 +272,7 @@ function mixOptions(
     seedPrescriptions: num('seed', 2000),
     timeoutS: num('timeout', 30),
     env,
+    profile: flags.get('profile') === 'true',
     ...(flags.get('capacity') === 'true'
       ? {
           capacity: {

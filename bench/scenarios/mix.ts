@@ -49,7 +49,13 @@ export async function mix(bench: Bench, sandbox: RunningProcess, startedAt: Date
   const loadStart = os.loadavg();
   const random = seeded(20_261_128);
   const { state, tokens } = await setUpMix(bench, sandbox.url, random);
-  const svc = await bench.startService({ name: 'service', rt: o.runtimes[0] });
+  const profileDir = join(RESULTS, `profile-mix-${startedAt.toISOString().replace(/[:.]/g, '-')}`);
+  const svc = await bench.startService({
+    name: 'service',
+    rt: o.runtimes[0],
+    nodeArgs: m.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
+  if (m.profile) log(`profiles of the service's processes go to ${profileDir}`);
   const ctx: Ctx = {
     bench,
     svc,
