@@ -78,23 +78,36 @@ export function reservaProblem(
   return null;
 }
 
-/** The caller's last reservation that ended without a dispensation, by the database's clock. */
-export interface ReservaTerminada {
-  /** When it was released, or lapsed. */
-  terminada_at: Date;
+/** What the turn rule reads of the caller's past with the prescription, by the database's clock. */
+export interface TurnoDelCliente {
   /** The database's time of the lookup. */
   ahora: Date;
+  /** When its latest reservation that ended without a dispensation was released, or lapsed. */
+  reserva_terminada_at: Date | null;
+  /** When each of its dispensations of the prescription was reversed (none: empty). */
+  reversiones_at: readonly Date[];
 }
 
 /**
- * The turn rule: a client whose reservation lapsed or was released (not consumed by its
- * dispensation) may not reserve the prescription again for `minutos` after it ended, so that
- * releasing and reserving again cannot hold a prescription past DISPENSA_RESERVA_MAX_MINUTOS.
+ * When the caller's turn last ended: its reservation lapsing or being released, or one of its
+ * dispensations being reversed. A reversal gives the prescription back as a release does, so
+ * reserve, dispense, reverse, reserve again cannot hold it past DISPENSA_RESERVA_MAX_MINUTOS
+ * either (SPEC 11.4). A reservation its dispensation consumed ends nothing by itself.
  */
-export function turnoProblem(ultima: ReservaTerminada | null, minutos: number): DomainError | null {
-  if (!ultima) return null;
-  const desde = new Date(ultima.terminada_at.getTime() + minutos * 60_000);
-  if (ultima.ahora.getTime() >= desde.getTime()) return null;
+export function finDelTurno(t: TurnoDelCliente): Date | null {
+  const fines = [t.reserva_terminada_at, ...t.reversiones_at].filter((d): d is Date => d !== null);
+  return fines.length === 0 ? null : new Date(Math.max(...fines.map((d) => d.getTime())));
+}
+
+/**
+ * The turn rule: a client whose turn ended (finDelTurno) may not reserve the prescription again
+ * for `minutos` after it ended, so that others get theirs.
+ */
+export function turnoProblem(t: TurnoDelCliente, minutos: number): DomainError | null {
+  const fin = finDelTurno(t);
+  if (!fin) return null;
+  const desde = new Date(fin.getTime() + minutos * 60_000);
+  if (t.ahora.getTime() >= desde.getTime()) return null;
   return new DomainError(
     'RESERVA_REITERADA',
     `Your reservation of this prescription ended; another dispenser gets its turn: you may reserve it again from ${desde.toISOString()} (dispensing needs no reservation)`,

@@ -17,8 +17,9 @@ import { ReservasRepository } from './reservas.repository.js';
  * Reservations (contract §7): a dispenser holds a prescription while it checks stock with the
  * patient. Made, extended and released under the prescription's row lock; a reservation lapses
  * by its time alone, with no job. Nobody holds one forever: asking again extends it up to its
- * creation + DISPENSA_RESERVA_MAX_MINUTOS, and once it lapsed or was released the same client
- * waits DISPENSA_RESERVA_MINUTOS before reserving again (the turn rule), so others get theirs.
+ * creation + DISPENSA_RESERVA_MAX_MINUTOS, and once it lapsed or was released, or a dispensation
+ * of the client was reversed, the same client waits DISPENSA_RESERVA_MINUTOS before reserving
+ * again (the turn rule), so others get theirs.
  */
 @Injectable()
 export class ReservasService {
@@ -55,7 +56,12 @@ export class ReservasService {
         const extended = own && (await this.reservas.extend(own.id, minutes, max));
         if (!extended) {
           const turno = turnoProblem(
-            await this.reservas.lastEnded(r.id_transaccion, client.id),
+            {
+              ...(await this.reservas.lastEnded(r.id_transaccion, client.id)),
+              reversiones_at: vida.dispensas.flatMap((d) =>
+                d.client_id === client.id && d.revertida_at ? [d.revertida_at] : [],
+              ),
+            },
             minutes,
           );
           if (turno) throw turno;
