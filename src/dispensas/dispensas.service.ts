@@ -11,6 +11,7 @@ import { Transactions } from '../database/transactions.js';
 import { MedicamentosService } from '../medicamentos/medicamentos.service.js';
 import { RecetaWebhooksService, argentinaDate, vidaDe } from '../recetas/recetas.public.js';
 import { RecetasService } from '../recetas/recetas.service.js';
+import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';
 import type { Receta } from '../recetas/recetas.service.js';
 import { dispensaDeReceta } from './dispensacion.adapter.js';
 import { dispensaView } from './dispensa-view.js';
@@ -45,6 +46,7 @@ export class DispensasService {
     private readonly webhooks: RecetaWebhooksService,
     private readonly audit: DispensasAudit,
     private readonly medicamentos: MedicamentosService,
+    private readonly enumeracion: EnumeracionLimiter,
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
 
@@ -53,13 +55,15 @@ export class DispensasService {
     // Known once the prescription is found: a refusal's event names it.
     let idTransaccion: string | null = null;
     try {
+      await this.enumeracion.assertAllowed(client.id);
       // Read before the row lock is taken (a cache hit mostly): nothing waits on it holding one.
       const codigosDesconocidos = await this.medicamentos.codigosDesconocidos(
         dto.items.flatMap((i) => (i.codigo ? [i.codigo] : [])),
       );
       return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ cuir: dto.cuir });
-        if (!r) throw notFound('Prescription');
+        // A miss counts where verification's do (SPEC 11.5); every 400 below comes after it.
+        if (!r) throw await this.enumeracion.notFound(client.id, 'Prescription');
         idTransaccion = r.id_transaccion;
         if (dto.reserva_id) {
           const reserva = await this.reservas.findForClient(dto.reserva_id, client.id);
@@ -76,6 +80,7 @@ export class DispensasService {
           {
             clientId: client.id,
             fechaDispensa,
+            ahora: now,
             fechaDispensaAr: argentinaDate(fechaDispensa),
             hoy: argentinaDate(now),
             codigosDesconocidos,
@@ -154,7 +159,10 @@ export class DispensasService {
 
   /** Reverses it; again: the same answer, nothing recorded twice. */
   async revertir(client: AuthenticatedClient, id: string, motivo: string): Promise<DispensaDto> {
-    const found = UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
+    // Refused before anything is looked up while the client is past its misses (SPEC 11.5).
+    const refusal = await this.enumeracion.refusal(client.id);
+    const found =
+      !refusal && UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
     const owner = found && (await this.recetas.findById(found.id_transaccion));
     const event = {
       tipo: 'reversion' as const,
@@ -163,8 +171,9 @@ export class DispensasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
+      if (refusal) throw refusal;
+      if (!found) throw await this.enumeracion.notFound(client.id, 'Dispensation');
       return await this.transactions.runRetryingDeadlock(async () => {
-        if (!found) throw notFound('Dispensation');
         const r = await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
         const d = await this.dispensas.findForClient(found.id, client.id);
         if (!r || !d) throw notFound('Dispensation');

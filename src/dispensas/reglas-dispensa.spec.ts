@@ -27,6 +27,7 @@ const receta = (over: Partial<RecetaEnJuego> = {}): RecetaEnJuego => ({
 const pedido = (fecha = '2026-11-30T10:00:00-03:00') => ({
   clientId: ME,
   fechaDispensa: new Date(fecha),
+  ahora: new Date('2026-11-30T10:00:00-03:00'),
   fechaDispensaAr: fecha.slice(0, 10),
   hoy,
 });
@@ -82,6 +83,16 @@ describe('dispensation rules (contract §7), in order, all or nothing', () => {
       refusal(dispensaProblem(r, pedido('2026-11-28T10:00:00-03:00'), [{ item: 1, cantidad: 1 }]))
         ?.code,
     ).toBe('RECETA_NO_VIGENTE');
+  });
+
+  it('fecha_dispensa more than 5 minutes ahead → 400 (once the CUIR is found), up to 5 accepted', () => {
+    const at = (fecha: string) =>
+      refusal(dispensaProblem(receta(), pedido(fecha), [{ item: 1, cantidad: 1 }]));
+    expect(at('2026-11-30T10:05:00-03:00')).toBeNull();
+    expect(at('2026-11-30T10:05:00.001-03:00')).toEqual({
+      code: 'VALIDATION_FAILED',
+      details: ['fecha_dispensa: must not be more than 5 minutes in the future'],
+    });
   });
 
   it('fecha_dispensa before the prescription was issued → 400', () => {

@@ -47,6 +47,9 @@ export interface ItemPedido {
   sustituido?: boolean;
 }
 
+/** Five minutes of clock skew between the pharmacy's clock and ours (as for fecha_creacion). */
+export const MAX_ADELANTO_MS = 5 * 60_000;
+
 const anulada = () =>
   new DomainError('RECETA_ANULADA', 'The prescription was cancelled by its prescriber');
 
@@ -117,7 +120,9 @@ export function turnoProblem(t: TurnoDelCliente, minutos: number): DomainError |
 
 /**
  * Dispensing, all or nothing, in contract §7's order: cancelled (409), another's live reservation
- * (409), fecha_dispensa before the issue (400), outside the window (422) — the dispensation's
+ * (409), fecha_dispensa more than 5 minutes ahead or before the issue (400: checked here, once the
+ * CUIR was found, so that an unknown CUIR is always a counted miss, SPEC 11.5), outside the
+ * window (422) — the dispensation's
  * date in Argentina time must fall in it, and a prescription past its window (VENCIDA today)
  * takes none —, an item beyond the prescription's (400), more units than prescribed (422), a
  * substitution the prescriber forbade (422), a code other than the prescribed one not declared
@@ -129,6 +134,8 @@ export function dispensaProblem(
   pedido: {
     clientId: string;
     fechaDispensa: Date;
+    /** The time of the request (fecha_dispensa may be at most MAX_ADELANTO_MS ahead of it). */
+    ahora: Date;
     fechaDispensaAr: string;
     hoy: string;
     /** The dispensed codes the catalogue does not hold (MedicamentosService). */
@@ -139,6 +146,10 @@ export function dispensaProblem(
   if (r.anulada) return anulada();
   if (r.reserva && r.reserva.client_id !== pedido.clientId)
     return reservadaPorOtro(r.reserva.vence_at);
+  if (pedido.fechaDispensa.getTime() > pedido.ahora.getTime() + MAX_ADELANTO_MS)
+    return validationFailed([
+      { field: 'fecha_dispensa', issue: 'must not be more than 5 minutes in the future' },
+    ]);
   if (pedido.fechaDispensa.getTime() < r.fecha_creacion.getTime())
     return validationFailed([
       { field: 'fecha_dispensa', issue: 'must not be before the prescription was issued' },

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UUID } from '../common/validation/patterns.js';
-import { notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { InjectSettings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasService } from '../recetas/recetas.service.js';
+import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';
 import { argentinaDate } from '../recetas/recetas.public.js';
 import { DispensasAudit } from './dispensas-audit.js';
 import { dispensasSettings } from './dispensas.settings.js';
@@ -28,6 +28,7 @@ export class ReservasService {
     private readonly reservas: ReservasRepository,
     private readonly transactions: Transactions,
     private readonly audit: DispensasAudit,
+    private readonly enumeracion: EnumeracionLimiter,
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
 
@@ -39,9 +40,10 @@ export class ReservasService {
     const event = { tipo: 'reserva' as const, actor: client.id, cuir };
     let idTransaccion: string | null = null;
     try {
+      await this.enumeracion.assertAllowed(client.id);
       return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ cuir });
-        if (!r) throw notFound('Prescription');
+        if (!r) throw await this.enumeracion.notFound(client.id, 'Prescription');
         idTransaccion = r.id_transaccion;
         const vida = await this.recetas.vida(r);
         const problem = reservaProblem(
@@ -86,7 +88,10 @@ export class ReservasService {
 
   /** Releases the caller's reservation (again, or once lapsed: nothing to do, still 204). */
   async liberar(client: AuthenticatedClient, id: string): Promise<void> {
-    const found = UUID.test(id) ? await this.reservas.findForClient(id, client.id) : null;
+    // Refused before anything is looked up while the client is past its misses (SPEC 11.5).
+    const refusal = await this.enumeracion.refusal(client.id);
+    const found =
+      !refusal && UUID.test(id) ? await this.reservas.findForClient(id, client.id) : null;
     const receta = found && (await this.recetas.findById(found.id_transaccion));
     const event = {
       tipo: 'reserva_liberada' as const,
@@ -95,8 +100,9 @@ export class ReservasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
+      if (refusal) throw refusal;
+      if (!found) throw await this.enumeracion.notFound(client.id, 'Reservation');
       await this.transactions.runRetryingDeadlock(async () => {
-        if (!found) throw notFound('Reservation');
         await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
         await this.reservas.release(found.id);
         await this.audit.ok(event);
