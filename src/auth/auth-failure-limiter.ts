@@ -38,7 +38,8 @@ export class AuthFailureLimiter {
   /**
    * For a request whose credentials failed: throws 429 when this address has used up its
    * failures with this key (or with all keys together), else counts this one and returns, so
-   * the caller answers 401. `key` is the X-API-Key presented, or undefined for none.
+   * the caller answers 401. `address` is the client's address key (clientAddressKey: an IPv6
+   * address's /64); `key` is the X-API-Key presented, or undefined for none.
    */
   async failed(address: string, key: string | undefined): Promise<void> {
     // A digest: presented keys are up to 200 characters of anything, and are only compared.

@@ -103,7 +103,7 @@ export class PublicoController {
     const json = wantsJson(req);
     res.vary('Accept');
     try {
-      await this.rateLimit.view(req.ip ?? req.socket.remoteAddress ?? '-', res);
+      await this.rateLimit.view(req, res);
       const data = await this.publico.ver(cuir, query.f);
       if (json) res.status(200).json({ success: true, data });
       else res.status(200).type('html').send(paginaPublica(data));
