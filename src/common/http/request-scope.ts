@@ -8,7 +8,8 @@ import type { RequestWithContext } from './request-context.js';
  */
 interface RequestScope {
   requestId: string;
-  clientRequestId: string | null;
+  /** The request itself: whether its caller authenticated is known only later (the guards). */
+  request: RequestWithContext;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
@@ -19,9 +20,15 @@ const scope = new AsyncLocalStorage<RequestScope>();
  */
 export const currentRequestId = (): string | null => scope.getStore()?.requestId ?? null;
 
-/** The client's sane X-Request-Id of the request being handled, or null (none, or outside one). */
-export const currentClientRequestId = (): string | null =>
-  scope.getStore()?.clientRequestId ?? null;
+/**
+ * The sane X-Request-Id of the request being handled when an authenticated API client sent it,
+ * else null (none, outside a request, or an anonymous caller's: the public page or a failed
+ * authentication, whose text nobody answers for must not be stored, SPEC 11.8).
+ */
+export const currentClientRequestId = (): string | null => {
+  const request = scope.getStore()?.request;
+  return request?.apiClient ? request.clientRequestId : null;
+};
 
 /**
  * Runs the rest of the request's handling (guards, pipes, the handler and everything it
@@ -34,5 +41,5 @@ export function requestScopeMiddleware(
   _res: Response,
   next: NextFunction,
 ): void {
-  scope.run({ requestId: req.serviceRequestId, clientRequestId: req.clientRequestId }, next);
+  scope.run({ requestId: req.serviceRequestId, request: req }, next);
 }
