@@ -78,6 +78,18 @@ describe('the public page: every answer, its headers, its budget, its fields', (
     pageHeaders(await get(link, 'text/html', from).expect(429), 0);
   });
 
+  it('a path the router cannot decode, or a body, is an answer of the page too: headers, counted', async () => {
+    const from = fromNewAddress();
+    const undecodable = await get('/r/%E0%A4%A?f=x', 'application/json', from).expect(400);
+    pageHeaders(undecodable, LIMIT - 1);
+    const malformed = await get('/r/1?f=x', 'application/json', from)
+      .set('Content-Type', 'application/json')
+      .send('{"a":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('MALFORMED_JSON');
+    pageHeaders(malformed, LIMIT - 2);
+  });
+
   it("an anonymous caller's X-Request-Id is echoed but never stored; an authenticated client's is", async () => {
     const { cuir, link } = await registeredWithLink();
     const res = await get(link, 'text/html', fromNewAddress())

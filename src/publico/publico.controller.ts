@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiOkResponse,
@@ -6,7 +6,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiProduces,
-  ApiQuery,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -14,13 +13,12 @@ import type { Request, Response } from 'express';
 import { DomainError } from '../common/errors/domain-error.js';
 import { Public } from '../common/http/access.js';
 import { RawResponse } from '../common/http/raw-response.decorator.js';
-import { RequestValidationPipe } from '../common/validation/request-validation.pipe.js';
 import { ErrorEnvelopeDto } from '../openapi/error-envelope.dto.js';
 import { HEADERS, rateLimitHeaders } from '../openapi/standard-responses.js';
 import { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
 import { VerificacionPublicaQuery } from './dto/verificacion-publica.query.js';
-import { CSP_PAGINA_PUBLICA, paginaNoEncontrada, paginaPublica } from './pagina-publica.js';
-import { PublicoRateLimit } from './publico-rate-limit.js';
+import { paginaNoEncontrada, paginaPublica } from './pagina-publica.js';
+import { wantsJson } from './pagina-publica.middleware.js';
 import { PublicoService } from './publico.service.js';
 
 const NOT_FOUND =
@@ -40,7 +38,8 @@ const errorContent = {
 
 /**
  * Every answer of the page, its refusals included, carries these (SPEC 11.8): cached by nobody,
- * indexed by nobody, nothing loaded or run, one answer per Accept, and the address's budget.
+ * indexed by nobody, nothing loaded or run, one answer per Accept, and the address's budget
+ * (paginaPublicaMiddleware sets them before anything can answer).
  */
 const PAGE_HEADERS = {
   'Cache-Control': {
@@ -66,18 +65,6 @@ const PAGE_HEADERS = {
   ...rateLimitHeaders(true),
 };
 
-/** The headers of every answer, set before anything can refuse the request. */
-function setPageHeaders(res: Response): void {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Robots-Tag', 'noindex');
-  res.setHeader('Content-Security-Policy', CSP_PAGINA_PUBLICA);
-  res.vary('Accept');
-}
-
-/** Whether the caller asked for JSON rather than the page (a phone's browser asks for HTML). */
-const wantsJson = (req: Request): boolean =>
-  req.accepts(['text/html', 'application/json']) === 'application/json';
-
 /**
  * The public verification behind the printed QR (contract §9.4): no credentials, a page in
  * Spanish (JSON on request), private to nobody and cached by nobody.
@@ -88,26 +75,13 @@ const wantsJson = (req: Request): boolean =>
 @RawResponse()
 @Controller('r')
 export class PublicoController {
-  /** The query is validated in the handler, after the headers and the count (see ver). */
-  private readonly queryPipe = new RequestValidationPipe();
-
-  constructor(
-    private readonly publico: PublicoService,
-    private readonly rateLimit: PublicoRateLimit,
-  ) {}
+  constructor(private readonly publico: PublicoService) {}
 
   @Get(':cuir')
   @ApiParam({
     name: 'cuir',
     description: 'The CUIR printed on the prescription (41 digits)',
     schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[0-9]+$' },
-  })
-  @ApiQuery({
-    name: 'f',
-    required: false,
-    description: "The link's signature, as printed (22 base64url characters); without it, 404",
-    schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
-    example: 'q1w2e3r4t5y6u7i8o9p0aZ',
   })
   @ApiProduces('text/html', 'application/json')
   @ApiOperation({
@@ -141,27 +115,23 @@ export class PublicoController {
     headers: PAGE_HEADERS,
   })
   @ApiResponse({ status: 429, description: LIMITED, content: errorContent, headers: PAGE_HEADERS })
-  async ver(@Param('cuir') cuir: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    setPageHeaders(res);
+  async ver(
+    @Param('cuir') cuir: string,
+    @Query() query: VerificacionPublicaQuery,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    // The page's headers and the address's count: paginaPublicaMiddleware, for every answer.
     const json = wantsJson(req);
     try {
-      await this.rateLimit.view(req, res);
-      // Not a @Query() parameter: Nest validates those before the handler runs, and the 400
-      // must carry the headers and count against the address like every answer (SPEC 11.8).
-      const query = (await this.queryPipe.transform(req.query, {
-        type: 'query',
-        metatype: VerificacionPublicaQuery,
-      })) as VerificacionPublicaQuery;
       const data = await this.publico.ver(cuir, query.f);
       if (json) res.status(200).json({ success: true, data });
       else res.status(200).type('html').send(paginaPublica(data));
     } catch (err) {
       // JSON callers get the error envelope from the filter; a browser gets a page.
       if (json || !(err instanceof DomainError)) throw err;
-      const status = err.code === 'RATE_LIMITED' ? 429 : 404;
-      if (status === 404 && err.code !== 'NOT_FOUND') throw err;
-      for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
-      res.status(status).type('html').send(paginaNoEncontrada(status));
+      if (err.code !== 'NOT_FOUND') throw err;
+      res.status(404).type('html').send(paginaNoEncontrada(404));
     }
   }
 }
