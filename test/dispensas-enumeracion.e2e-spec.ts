@@ -88,6 +88,24 @@ describe('dispensation routes: CUIRs cannot be walked through them', () => {
     limited(await api.reservar(walker, newCuir()));
   });
 
+  it('the refusal comes before the Idempotency-Key: a 429 is never a stored outcome a retry replays', async () => {
+    const found = await registered();
+    const walker = await pharmacy();
+    for (let i = 0; i < LIMIT; i++) await api.verificar(walker, newCuir()).expect(404);
+    const key = randomUUID();
+    for (let i = 0; i < 2; i++) {
+      const res = await api.dispensar(walker, dispensaBody(found, [[1, 1]]), {
+        'Idempotency-Key': key,
+      });
+      limited(res);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    }
+    const stored = await t.app
+      .get(DataSource)
+      .query(`SELECT 1 FROM idempotency_keys WHERE client_id = $1 AND key = $2`, [walker.id, key]);
+    expect(stored).toEqual([]);
+  });
+
   it('a reversal or a release of an unknown id counts as a miss', async () => {
     const walker = await pharmacy();
     await api.revertir(walker, randomUUID()).expect(404);

@@ -6,7 +6,12 @@ import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { Idempotent } from '../idempotency/idempotency.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { DispensasService } from './dispensas.service.js';
-import { MISSES_404, MISSES_429, MISSES_TEXT } from '../verificacion/verificacion.public.js';
+import {
+  CountsCuirMisses,
+  MISSES_404,
+  MISSES_429,
+  MISSES_TEXT,
+} from '../verificacion/verificacion.public.js';
 import { DispensaDto } from './dto/dispensa.dto.js';
 import { DispensarDto } from './dto/dispensar.dto.js';
 import { RevertirDispensaDto } from './dto/revertir.dto.js';
@@ -19,6 +24,7 @@ export class DispensasController {
   @Post()
   @HttpCode(201)
   @RequireScope('dispensas:write')
+  @CountsCuirMisses('dispensa')
   @Idempotent()
   @ApiOperation({
     summary: 'Record a dispensation (scope dispensas:write)',
@@ -106,6 +112,7 @@ export class DispensasController {
   @Post(':id_dispensa/revertir')
   @HttpCode(200)
   @RequireScope('dispensas:write')
+  @CountsCuirMisses('reversion')
   @Idempotent()
   @ApiParam({ name: 'id_dispensa', format: 'uuid' })
   @ApiOperation({

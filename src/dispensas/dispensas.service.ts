@@ -55,7 +55,6 @@ export class DispensasService {
     // Known once the prescription is found: a refusal's event names it.
     let idTransaccion: string | null = null;
     try {
-      await this.enumeracion.assertAllowed(client.id);
       // Read before the row lock is taken (a cache hit mostly): nothing waits on it holding one.
       const codigosDesconocidos = await this.medicamentos.codigosDesconocidos(
         dto.items.flatMap((i) => (i.codigo ? [i.codigo] : [])),
@@ -159,10 +158,7 @@ export class DispensasService {
 
   /** Reverses it; again: the same answer, nothing recorded twice. */
   async revertir(client: AuthenticatedClient, id: string, motivo: string): Promise<DispensaDto> {
-    // Refused before anything is looked up while the client is past its misses (SPEC 11.5).
-    const refusal = await this.enumeracion.refusal(client.id);
-    const found =
-      !refusal && UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
+    const found = UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
     const owner = found && (await this.recetas.findById(found.id_transaccion));
     const event = {
       tipo: 'reversion' as const,
@@ -171,7 +167,6 @@ export class DispensasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
-      if (refusal) throw refusal;
       if (!found) throw await this.enumeracion.notFound(client.id, 'Dispensation');
       return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });

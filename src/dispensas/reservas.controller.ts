@@ -7,7 +7,12 @@ import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { Idempotent } from '../idempotency/idempotency.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { ReservaDto, ReservarDto } from './dto/reservar.dto.js';
-import { MISSES_404, MISSES_429, MISSES_TEXT } from '../verificacion/verificacion.public.js';
+import {
+  CountsCuirMisses,
+  MISSES_404,
+  MISSES_429,
+  MISSES_TEXT,
+} from '../verificacion/verificacion.public.js';
 import { ReservasService } from './reservas.service.js';
 
 @ApiTags('dispensas')
@@ -18,6 +23,7 @@ export class ReservasController {
   @Post()
   @HttpCode(201)
   @RequireScope('dispensas:write')
+  @CountsCuirMisses('reserva')
   @Idempotent()
   @ApiOperation({
     summary: 'Reserve a prescription while checking stock (scope dispensas:write)',
@@ -49,6 +55,7 @@ export class ReservasController {
   @Delete(':reserva_id')
   @HttpCode(204)
   @RequireScope('dispensas:write')
+  @CountsCuirMisses('reserva_liberada')
   @ApiParam({ name: 'reserva_id', format: 'uuid' })
   @ApiOperation({
     summary: 'Release your reservation (scope dispensas:write)',

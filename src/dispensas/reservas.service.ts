@@ -40,7 +40,6 @@ export class ReservasService {
     const event = { tipo: 'reserva' as const, actor: client.id, cuir };
     let idTransaccion: string | null = null;
     try {
-      await this.enumeracion.assertAllowed(client.id);
       return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ cuir });
         if (!r) throw await this.enumeracion.notFound(client.id, 'Prescription');
@@ -88,10 +87,7 @@ export class ReservasService {
 
   /** Releases the caller's reservation (again, or once lapsed: nothing to do, still 204). */
   async liberar(client: AuthenticatedClient, id: string): Promise<void> {
-    // Refused before anything is looked up while the client is past its misses (SPEC 11.5).
-    const refusal = await this.enumeracion.refusal(client.id);
-    const found =
-      !refusal && UUID.test(id) ? await this.reservas.findForClient(id, client.id) : null;
+    const found = UUID.test(id) ? await this.reservas.findForClient(id, client.id) : null;
     const receta = found && (await this.recetas.findById(found.id_transaccion));
     const event = {
       tipo: 'reserva_liberada' as const,
@@ -100,7 +96,6 @@ export class ReservasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
-      if (refusal) throw refusal;
       if (!found) throw await this.enumeracion.notFound(client.id, 'Reservation');
       await this.transactions.runRetryingDeadlock(async () => {
         await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });

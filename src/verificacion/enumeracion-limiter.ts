@@ -60,12 +60,6 @@ export class EnumeracionLimiter {
     return this.tooMany(r);
   }
 
-  /** For a route that names a CUIR: throws the 429 while the client is past its misses. */
-  async assertAllowed(clientId: string): Promise<void> {
-    const refusal = await this.refusal(clientId);
-    if (refusal) throw refusal;
-  }
-
   /** What a route answers when `what` was not found: 404, counted; past the limit, its 429. */
   async notFound(clientId: string, what: string): Promise<DomainError> {
     return (await this.missed(clientId)) ?? notFound(what);
