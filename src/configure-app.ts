@@ -17,13 +17,15 @@ import type { AppConfig } from './config/app-config.js';
 import { APP_CONFIG } from './config/config.module.js';
 import { medicamentosSettings } from './medicamentos/medicamentos.settings.js';
 import { setupOpenApi } from './openapi/setup-openapi.js';
+import { paginaPublicaMiddleware } from './publico/pagina-publica.middleware.js';
+import { PublicoRateLimit } from './publico/publico-rate-limit.js';
 
 /** Contract §1: bodies over 100 kB are refused with 413. */
 export const BODY_LIMIT = '100kb';
 
 /**
  * The wire conventions, app-wide, in the order a request meets them: request id, observability,
- * the JSON-only rule, the body parser with its depth limit and duplicate-name check, then Nest's
+ * the public page's headers and count (under /r only), the JSON-only rule, the body parser with its depth limit and duplicate-name check, then Nest's
  * guards, pipes and the one exception filter.
  * Shared by main.ts and the e2e tests so both run exactly the same app.
  */
@@ -39,6 +41,8 @@ export async function configureApp(app: NestExpressApplication, logger: Logger):
   app.use(securityHeadersMiddleware);
   app.use(admissionMiddleware(config.http.maxInFlight, app.get(MetricsService).registry));
   app.use(httpObservabilityMiddleware(logger, app.get(MetricsService)));
+  // The public page's headers and per-address count, on every answer under /r (SPEC 11.8).
+  app.use('/r', paginaPublicaMiddleware(app.get(PublicoRateLimit)));
   app.use(jsonOnlyMiddleware(routes));
   app.use(
     express.json({ limit: BODY_LIMIT, strict: false, type: () => true, verify: keepRawBody }),

@@ -141,8 +141,8 @@ describe('production', () => {
     PACIENTE_JWKS_URL: 'https://mi.argentina.example/.well-known/jwks.json',
     PACIENTE_JWT_ISSUER: 'https://mi.argentina.example',
     PACIENTE_JWT_AUDIENCE: 'recetas',
-    API_SECRET_PEPPER: 'k'.repeat(24) + 'Zq7!x9Lm',
-    VERIFICACION_PUBLICA_CLAVE: 'q'.repeat(24) + 'Zq7!x9Lm',
+    API_SECRET_PEPPER: 'p3pp3r-that-is-long-enough-and-random-xyz',
+    VERIFICACION_PUBLICA_CLAVE: 'qr-link-key-that-is-long-enough-and-random',
     PATIENT_DATA_KEYS: 'k1:YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY=',
   };
   const problems = configProblems;
@@ -209,6 +209,38 @@ describe('production', () => {
     const found = problems(keys === undefined ? env : { ...env, PATIENT_DATA_KEYS: keys });
     expect(found).toEqual([expect.stringMatching(/^PATIENT_DATA_KEYS: /)]);
     expect(found[0]).toMatch(message);
+  });
+
+  it.each([
+    ['a pepper of 32 x "a"', { API_SECRET_PEPPER: 'a'.repeat(32) }, /^API_SECRET_PEPPER: /],
+    [
+      'a placeholder with a trailing space',
+      { VERIFICACION_PUBLICA_CLAVE: 'change-me-to-a-long-random-value ' },
+      /^VERIFICACION_PUBLICA_CLAVE: .*documented placeholder/,
+    ],
+    [
+      'a data key of repeating bytes',
+      {
+        PATIENT_DATA_KEYS:
+          'k1:' + Buffer.from(Array.from({ length: 32 }, (_, i) => i % 4)).toString('base64'),
+      },
+      /^PATIENT_DATA_KEYS: key k1: .*repeats a pattern/,
+    ],
+    [
+      'the link key equal to the pepper',
+      { VERIFICACION_PUBLICA_CLAVE: 'p3pp3r-that-is-long-enough-and-random-xyz' },
+      /^API_SECRET_PEPPER and VERIFICACION_PUBLICA_CLAVE: must differ/,
+    ],
+    [
+      'two data keys alike',
+      {
+        PATIENT_DATA_KEYS:
+          'k2:YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY=,k1:YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY=',
+      },
+      /^PATIENT_DATA_KEYS: key k2 and PATIENT_DATA_KEYS: key k1: must differ/,
+    ],
+  ])('refuses %s (SPEC 11.9), naming it', (_what, over, message) => {
+    expect(problems({ ...complete, ...over })).toEqual([expect.stringMatching(message)]);
   });
 
   it('accepts several data keys (the first seals)', () => {

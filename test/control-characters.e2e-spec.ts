@@ -5,8 +5,9 @@ import { register, registrationBody } from './support/recetas.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 
 /**
- * Contract §1: request text refuses C0 and C1 controls, DEL and the bidirectional controls, on
- * every endpoint, by one rule. A CR/LF in an item's name printed a fake line on the printable
+ * Contract §1: request text refuses C0 and C1 controls, DEL, the line and paragraph separators
+ * and every format character (the bidirectional controls and marks among them), on every
+ * endpoint, by one rule. A CR/LF or U+2028 in an item's name printed a fake line on the printable
  * prescription; ESC sequences reached pharmacies' terminals; RLO reorders what they display.
  */
 const REFUSED: Array<[string, string]> = [
@@ -21,6 +22,16 @@ const REFUSED: Array<[string, string]> = [
   ['C1 NEL', '\u0085'],
   ['RLO', '\u202e'],
   ['LRI', '\u2066'],
+  // SPEC 11.6: line and paragraph separators (Zl, Zp) and every format character (Cf).
+  ['LS', '\u2028'],
+  ['PS', '\u2029'],
+  ['LRM', '\u200e'],
+  ['RLM', '\u200f'],
+  ['ALM', '\u061c'],
+  ['BOM', '\ufeff'],
+  ['ZWSP', '\u200b'],
+  ['SHY', '\u00ad'],
+  ['TAG A', '\u{e0041}'],
 ];
 
 /** Ordinary Spanish text: accents, ñ, typographic quotes, an emoji (a surrogate pair). */

@@ -246,6 +246,10 @@ describe('the served OpenAPI document', () => {
             'ratelimit-reset': '60',
             'retry-after': '1',
             allow: 'GET',
+            // The public page's own (SPEC 11.8: on every answer of it).
+            'x-robots-tag': 'noindex',
+            'content-security-policy': "default-src 'none'",
+            vary: 'Accept',
           };
           const problem = contract.check({
             method,

@@ -82,6 +82,41 @@ describe('production refuses the emulators and the embedded database', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  // SPEC 11.9: what an attack review got accepted, each refused at start naming the variable.
+  it.each([
+    ['a pepper of 32 x "a"', { API_SECRET_PEPPER: 'a'.repeat(32) }, /API_SECRET_PEPPER: must be/],
+    [
+      'a placeholder with a trailing space',
+      { VERIFICACION_PUBLICA_CLAVE: 'change-me-to-a-long-random-value ' },
+      /VERIFICACION_PUBLICA_CLAVE: must be .*documented placeholder/,
+    ],
+    [
+      'a patient key of repeating bytes',
+      {
+        PATIENT_DATA_KEYS:
+          'k1:' + Buffer.from(Array.from({ length: 32 }, (_, i) => i % 4)).toString('base64'),
+      },
+      /PATIENT_DATA_KEYS: key k1: must be 32 random bytes.*repeats/,
+    ],
+    [
+      'the link key equal to the pepper',
+      { VERIFICACION_PUBLICA_CLAVE: PRODUCTION.API_SECRET_PEPPER },
+      /API_SECRET_PEPPER and VERIFICACION_PUBLICA_CLAVE: must differ/,
+    ],
+    [
+      'a text pepper of few distinct characters',
+      { API_SECRET_PEPPER: 'abcabcabdabcabcabcabcabcabcabcabcabcxyz' },
+      /API_SECRET_PEPPER: must be .*16 distinct/,
+    ],
+  ])('exits 1 naming the secret: %s', (_what, over, message) => {
+    const run = start({ ...PRODUCTION, ...over });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Invalid configuration');
+    expect(run.stderr).toMatch(message);
+    // Never the value itself.
+    for (const value of Object.values(over)) expect(run.stderr).not.toContain(value.trim());
+  });
+
   it('a development start on a real database warns that the development pepper is in use', async () => {
     const child = spawn(process.execPath, ['dist/src/main.js'], {
       env: {

@@ -112,6 +112,34 @@ describe('reservations: the cap and the turn rule', () => {
     expect(next.body.data.reserva_id).not.toBe(mine.reserva_id);
   });
 
+  it('a reversed dispensation ends the turn: reserve, dispense with it, reverse, reserve again → 409 RESERVA_REITERADA (SPEC 11.4)', async () => {
+    const body = registrationBody({ items: [{ nombre: 'Ibuprofeno 400 mg', cantidad: 1 }] });
+    const id = (await register(t, owner, body).expect(201)).body.data.id_transaccion as string;
+    const cuir = body.cuir as string;
+    const mine = (await api.reservar(a(), cuir).expect(201)).body.data;
+    const d = await api
+      .dispensar(a(), dispensaBody(cuir, [[1, 1]], { reserva_id: mine.reserva_id }))
+      .expect(201);
+    await api.revertir(a(), d.body.data.id_dispensa).expect(200);
+    // The cycle that held the prescription forever is broken: the reverser waits its turn...
+    await reiterada(a(), cuir);
+    // ...the other pharmacy gets it, and the prescriber could cancel it meanwhile.
+    const theirs = (await api.reservar(b(), cuir).expect(201)).body.data;
+    await api.liberar(b(), theirs.reserva_id).expect(204);
+    await api.anular(owner, id).expect(200);
+    // A reversal of a dispensation made without a reservation ends the turn the same way.
+    const other = registrationBody({ items: [{ nombre: 'Ibuprofeno 400 mg', cantidad: 1 }] });
+    await register(t, owner, other).expect(201);
+    const plain = await api
+      .dispensar(a(), dispensaBody(other.cuir as string, [[1, 1]]))
+      .expect(201);
+    await api.revertir(a(), plain.body.data.id_dispensa).expect(200);
+    await reiterada(a(), other.cuir as string);
+    // Once DISPENSA_RESERVA_MINUTOS has passed since the reversal, it may reserve again.
+    await sleep(MINUTOS_S * 1000 + 300);
+    await api.reservar(a(), other.cuir as string).expect(201);
+  }, 30_000);
+
   it('the refusal is written to the event log', async () => {
     const cuir = await registered();
     const made = (await api.reservar(a(), cuir).expect(201)).body.data;

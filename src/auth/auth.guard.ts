@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '../common/errors/domain-error.js';
+import { clientAddressKey } from '../common/http/client-address.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { AuthService } from './auth.service.js';
@@ -32,9 +33,7 @@ export class AuthGuard implements CanActivate {
     const client =
       isHeader(key) && isHeader(secret) ? await this.auth.authenticate(key, secret) : null;
     if (!client) {
-      // req.ip: the peer, or the client X-Forwarded-For names through a TRUST_PROXY proxy.
-      const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      await this.failures.failed(address, isHeader(key) ? key : undefined);
+      await this.failures.failed(clientAddressKey(req), isHeader(key) ? key : undefined);
       throw unauthenticated();
     }
     req.apiClient = client;

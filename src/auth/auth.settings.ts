@@ -1,14 +1,14 @@
 import { IsOptional, IsString } from 'class-validator';
 import { Documented } from '../config/setting-docs.js';
 import { BoolSetting, IntSetting, OneOfSetting } from '../config/setting-decorators.js';
-import { DEVELOPMENT_PEPPER, secretProblem } from '../config/production-secret.js';
-import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
+import { DEVELOPMENT_PEPPER } from '../config/production-secret.js';
+import { defineSettings, SettingsOf } from '../config/settings.js';
 
 class AuthVariables {
   /** Key of the secret hashes and of the webhook-secret encryption. */
   @Documented('key of the secret hashes and webhook-secret encryption; production: 32+ chars', {
     defaultText: 'dev value',
-    env: 'server key of the secret hashes and of the webhook-secret encryption (>= 16 chars; in production required, >= 32 random chars and not a placeholder); unset outside production: a public development value, and a start on a real database warns about it. Changing it invalidates every issued secret.',
+    env: 'server key of the secret hashes and of the webhook-secret encryption (>= 16 chars; in production required, >= 32 random chars from >= 16 distinct, no repeated pattern, not a placeholder, unlike every other secret: e.g. openssl rand -base64 48); unset outside production: a public development value, and a start on a real database warns about it. Changing it invalidates every issued secret.',
   })
   @IsOptional()
   @IsString()
@@ -50,8 +50,6 @@ export const authSettings = defineSettings(
   AuthVariables,
   (v, core) => {
     const pepper = v.API_SECRET_PEPPER;
-    const problem = secretProblem('API_SECRET_PEPPER', pepper, core.nodeEnv);
-    if (problem) throw new ConfigError([problem]);
     return {
       /** Server-side key of the secret hashes; changing it invalidates every issued secret. */
       secretPepper: pepper ?? DEVELOPMENT_PEPPER,
@@ -66,6 +64,8 @@ export const authSettings = defineSettings(
   },
   {
     title: 'API clients',
+    // Keyed as text (an HMAC key of its UTF-8 bytes); required in production.
+    secrets: (v) => [{ name: 'API_SECRET_PEPPER', value: v.API_SECRET_PEPPER }],
     warnings: (s, core) =>
       s.secretPepper === DEVELOPMENT_PEPPER &&
       !core.database.isEmbedded &&

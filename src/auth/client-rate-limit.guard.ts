@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RequestWithContext } from '../common/http/request-context.js';
-import { RateLimiters, rateLimited, setRateLimitHeaders } from './rate-limiters.js';
+import { consumeOrRefuse, RateLimiters } from './rate-limiters.js';
 
 const WINDOW_SECONDS = 60;
 
@@ -24,15 +24,14 @@ export class ClientRateLimitGuard implements CanActivate {
     if (!client) return true; // public route
     const res = context.switchToHttp().getResponse<Response>();
     const limit = client.rateLimitPerMinute;
-    try {
-      const r = await this.limiterFor(limit).consume(client.id);
-      setRateLimitHeaders(res, limit, r);
-      return true;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setRateLimitHeaders(res, limit, rejection);
-      throw rateLimited(`Rate limit of ${limit} requests per minute exceeded`, rejection);
-    }
+    await consumeOrRefuse(
+      this.limiterFor(limit),
+      limit,
+      client.id,
+      res,
+      `Rate limit of ${limit} requests per minute exceeded`,
+    );
+    return true;
   }
 
   private limiterFor(points: number): RateLimiterAbstract {

@@ -69,6 +69,29 @@ export const rateLimited = (message: string, state: RateLimiterRes): DomainError
     headers: { 'Retry-After': String(retryAfterSeconds(state)) },
   });
 
+/**
+ * Counts one request of `key` against `limiter`, a per-minute budget of `limit`: the answer gets
+ * the RateLimit-* headers, and past the budget this throws 429 RATE_LIMITED (`message`, with
+ * Retry-After). The one consume-or-refuse of every per-request limit of the service.
+ */
+export async function consumeOrRefuse(
+  limiter: RateLimiterAbstract,
+  limit: number,
+  key: string,
+  res: Response,
+  message: string,
+): Promise<RateLimiterRes> {
+  try {
+    const state = await limiter.consume(key);
+    setRateLimitHeaders(res, limit, state);
+    return state;
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    setRateLimitHeaders(res, limit, rejection);
+    throw rateLimited(message, rejection);
+  }
+}
+
 /** The RateLimit-* headers of a per-minute budget of `limit`, as the OpenAPI document states them. */
 export function setRateLimitHeaders(res: Response, limit: number, state: RateLimiterRes): void {
   res.setHeader('RateLimit-Limit', String(limit));

@@ -1,6 +1,7 @@
 import { buildCoreConfig, CoreConfig, coreWarnings } from './core-config.js';
 import { CoreVariables } from './core.variables.js';
 import { ConfigError } from './config-error.js';
+import { secretProblems } from './production-secret.js';
 import { givenEnv, SettingsSlice, validateVariables } from './settings.js';
 
 export { ConfigError } from './config-error.js';
@@ -57,6 +58,9 @@ function assemble(core: CoreConfig, validated: Validated[]): AppConfig {
       problems.push(...err.problems);
     }
   }
+  // Every slice's secrets at once: each must be strong, and no two the same (SPEC 11.9).
+  const secrets = validated.flatMap(({ slice, values }) => slice.secrets?.(values, core) ?? []);
+  problems.push(...secretProblems(secrets, core.nodeEnv));
   if (problems.length > 0) throw new ConfigError(problems);
   const config: AppConfig = {
     ...core,

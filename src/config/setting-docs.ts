@@ -76,8 +76,9 @@ export const ENV_EXAMPLE_PREAMBLE = `# Every setting the service reads, with its
 # stops the start with a message naming the setting. Outside production, unset registry URLs
 # use the built-in sandbox and an unset DATABASE_URL the embedded database; with
 # NODE_ENV=production the start refuses (exit 1, naming each) unless DATABASE_URL, the four
-# external-system URLs, the citizen token's issuer, 32+ character API_SECRET_PEPPER and
-# VERIFICACION_PUBLICA_CLAVE, and PATIENT_DATA_KEYS are all set.
+# external-system URLs, the citizen token's issuer, API_SECRET_PEPPER,
+# VERIFICACION_PUBLICA_CLAVE and PATIENT_DATA_KEYS are all set, strong (32+ random bytes, no
+# repeated pattern, not a placeholder) and distinct from each other.
 #
 # Written by \`npm run docs:settings\` from the settings' @Documented declarations: edit those.`;
 

@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { assertNames } from '../common/naming.js';
 import type { CoreConfig } from './core-config.js';
+import type { SecretSetting } from './production-secret.js';
 import { settingNames } from './setting-docs.js';
 
 export { ConfigError } from './config-error.js';
@@ -23,6 +24,11 @@ export interface SettingsSlice<T> {
   readonly build: (env: Record<string, unknown>, core: CoreConfig) => T;
   /** Things an operator should know about these settings, logged at start. */
   warnings?(settings: T, core: CoreConfig): string[];
+  /**
+   * The server secrets among its variables, as the module keys with them: loadConfig judges
+   * every slice's together (production-secret.ts: strong, and distinct from each other).
+   */
+  readonly secrets?: (env: Record<string, unknown>, core: CoreConfig) => SecretSetting[];
   readonly token: symbol;
 }
 
@@ -32,7 +38,12 @@ export function defineSettings<V extends object, T>(
   name: string,
   variables: new () => V,
   build: (env: V, core: CoreConfig) => T,
-  options: { warnings?: (settings: T, core: CoreConfig) => string[]; title?: string } = {},
+  options: {
+    warnings?: (settings: T, core: CoreConfig) => string[];
+    title?: string;
+    /** Its secrets (must not throw: a value it cannot read is the build's to refuse). */
+    secrets?: (env: V, core: CoreConfig) => SecretSetting[];
+  } = {},
 ): SettingsSlice<T> {
   assertNames('setting', settingNames(variables), `defineSettings(${name})`);
   return {
@@ -41,6 +52,7 @@ export function defineSettings<V extends object, T>(
     variables,
     build: build as (env: Record<string, unknown>, core: CoreConfig) => T,
     warnings: options.warnings,
+    secrets: options.secrets as SettingsSlice<T>['secrets'],
     token: Symbol(`settings:${name}`),
   };
 }

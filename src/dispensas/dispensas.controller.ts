@@ -6,6 +6,12 @@ import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { Idempotent } from '../idempotency/idempotency.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
 import { DispensasService } from './dispensas.service.js';
+import {
+  CountsCuirMisses,
+  MISSES_404,
+  MISSES_429,
+  MISSES_TEXT,
+} from '../verificacion/verificacion.public.js';
 import { DispensaDto } from './dto/dispensa.dto.js';
 import { DispensarDto } from './dto/dispensar.dto.js';
 import { RevertirDispensaDto } from './dto/revertir.dto.js';
@@ -18,15 +24,18 @@ export class DispensasController {
   @Post()
   @HttpCode(201)
   @RequireScope('dispensas:write')
+  @CountsCuirMisses('dispensa')
   @Idempotent()
   @ApiOperation({
     summary: 'Record a dispensation (scope dispensas:write)',
     description:
-      "Each prescription item is dispensed at most once; fewer units than prescribed close the item. Rules, checked together, all or nothing (one bad item: nothing is recorded), in this order: unknown CUIR → 404; ANULADA → 409 RECETA_ANULADA; another dispenser's live reservation → 409 RECETA_RESERVADA (`details` carries its vence_at, never the holder); fecha_dispensa before the prescription's issue → 400; outside the validity window → 422 RECETA_NO_VIGENTE (fecha_dispensa's date in Argentina time must fall in it, and a prescription past its window takes none); an `item` beyond the prescription's → 400; more units than prescribed → 422 CANTIDAD_EXCEDIDA; an item already dispensed → 409 ITEM_YA_DISPENSADO (`details` names each). Concurrent dispensations of one item, from any clients: exactly one succeeds (the database holds the rule with a unique index). Consumes the caller's live reservation on the prescription. Webhook `receta.dispensada` to the prescription's owner; written to the event log (tipo `dispensa`), refusals too.",
+      'Each prescription item is dispensed at most once; fewer units than prescribed close the item. Rules, checked together, all or nothing (one bad item: nothing is recorded), in this order: unknown CUIR → 404 (counted: ' +
+      MISSES_TEXT +
+      "); ANULADA → 409 RECETA_ANULADA; another dispenser's live reservation → 409 RECETA_RESERVADA (`details` carries its vence_at, never the holder); fecha_dispensa more than 5 minutes ahead or before the prescription's issue → 400; outside the validity window → 422 RECETA_NO_VIGENTE (fecha_dispensa's date in Argentina time must fall in it, and a prescription past its window takes none); an `item` beyond the prescription's → 400; more units than prescribed → 422 CANTIDAD_EXCEDIDA; an item already dispensed → 409 ITEM_YA_DISPENSADO (`details` names each). Concurrent dispensations of one item, from any clients: exactly one succeeds (the database holds the rule with a unique index). Consumes the caller's live reservation on the prescription. Webhook `receta.dispensada` to the prescription's owner; written to the event log (tipo `dispensa`), refusals too.",
   })
   @ApiEnveloped(201, DispensaDto)
   @ApiErrors({
-    404: 'NOT_FOUND: no prescription with this CUIR',
+    404: `NOT_FOUND: no prescription with this CUIR ${MISSES_404}`,
     409: 'RECETA_ANULADA, RECETA_RESERVADA, ITEM_YA_DISPENSADO, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
     413: 'PAYLOAD_TOO_LARGE',
     415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -74,6 +83,7 @@ export class DispensasController {
         },
       },
     },
+    429: MISSES_429,
   })
   create(
     @CurrentClient() client: AuthenticatedClient,
@@ -102,6 +112,7 @@ export class DispensasController {
   @Post(':id_dispensa/revertir')
   @HttpCode(200)
   @RequireScope('dispensas:write')
+  @CountsCuirMisses('reversion')
   @Idempotent()
   @ApiParam({ name: 'id_dispensa', format: 'uuid' })
   @ApiOperation({
@@ -111,10 +122,11 @@ export class DispensasController {
   })
   @ApiEnveloped(200, DispensaDto)
   @ApiErrors({
-    404: "NOT_FOUND (also for another client's dispensation)",
+    404: `NOT_FOUND (also for another client's dispensation) ${MISSES_404}`,
     409: 'REVERSION_VENCIDA, IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_PROGRESS',
     413: 'PAYLOAD_TOO_LARGE',
     415: 'UNSUPPORTED_MEDIA_TYPE',
+    429: MISSES_429,
   })
   revertir(
     @CurrentClient() client: AuthenticatedClient,

@@ -5,6 +5,7 @@ import { AuthModule } from '../auth/auth.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MedicamentosModule } from '../medicamentos/medicamentos.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
+import { VerificacionModule } from '../verificacion/verificacion.module.js';
 import { DispensacionPort } from '../recetas/recetas.public.js';
 import { DispensacionAdapter } from './dispensacion.adapter.js';
 import { DispensasAudit } from './dispensas-audit.js';
@@ -37,6 +38,7 @@ import { ReservasService } from './reservas.service.js';
     AuditoriaModule,
     MedicamentosModule,
     RecetasModule,
+    VerificacionModule,
   ],
   controllers: [ReservasController, DispensasController],
   providers: [

@@ -11,6 +11,7 @@ import { Transactions } from '../database/transactions.js';
 import { MedicamentosService } from '../medicamentos/medicamentos.service.js';
 import { RecetaWebhooksService, argentinaDate, vidaDe } from '../recetas/recetas.public.js';
 import { RecetasService } from '../recetas/recetas.service.js';
+import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';
 import type { Receta } from '../recetas/recetas.service.js';
 import { dispensaDeReceta } from './dispensacion.adapter.js';
 import { dispensaView } from './dispensa-view.js';
@@ -45,6 +46,7 @@ export class DispensasService {
     private readonly webhooks: RecetaWebhooksService,
     private readonly audit: DispensasAudit,
     private readonly medicamentos: MedicamentosService,
+    private readonly enumeracion: EnumeracionLimiter,
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
 
@@ -59,7 +61,8 @@ export class DispensasService {
       );
       return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ cuir: dto.cuir });
-        if (!r) throw notFound('Prescription');
+        // A miss counts where verification's do (SPEC 11.5); every 400 below comes after it.
+        if (!r) throw await this.enumeracion.notFound(client.id, 'Prescription');
         idTransaccion = r.id_transaccion;
         if (dto.reserva_id) {
           const reserva = await this.reservas.findForClient(dto.reserva_id, client.id);
@@ -76,6 +79,7 @@ export class DispensasService {
           {
             clientId: client.id,
             fechaDispensa,
+            ahora: now,
             fechaDispensaAr: argentinaDate(fechaDispensa),
             hoy: argentinaDate(now),
             codigosDesconocidos,
@@ -163,8 +167,8 @@ export class DispensasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
+      if (!found) throw await this.enumeracion.notFound(client.id, 'Dispensation');
       return await this.transactions.runRetryingDeadlock(async () => {
-        if (!found) throw notFound('Dispensation');
         const r = await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
         const d = await this.dispensas.findForClient(found.id, client.id);
         if (!r || !d) throw notFound('Dispensation');

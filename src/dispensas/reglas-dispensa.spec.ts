@@ -1,5 +1,11 @@
 import { DomainError } from '../common/errors/domain-error.js';
-import { dispensaProblem, RecetaEnJuego, reservaProblem, turnoProblem } from './reglas-dispensa.js';
+import {
+  dispensaProblem,
+  finDelTurno,
+  RecetaEnJuego,
+  reservaProblem,
+  turnoProblem,
+} from './reglas-dispensa.js';
 
 const ME = 'me';
 const OTHER = 'other';
@@ -21,6 +27,7 @@ const receta = (over: Partial<RecetaEnJuego> = {}): RecetaEnJuego => ({
 const pedido = (fecha = '2026-11-30T10:00:00-03:00') => ({
   clientId: ME,
   fechaDispensa: new Date(fecha),
+  ahora: new Date('2026-11-30T10:00:00-03:00'),
   fechaDispensaAr: fecha.slice(0, 10),
   hoy,
 });
@@ -76,6 +83,16 @@ describe('dispensation rules (contract §7), in order, all or nothing', () => {
       refusal(dispensaProblem(r, pedido('2026-11-28T10:00:00-03:00'), [{ item: 1, cantidad: 1 }]))
         ?.code,
     ).toBe('RECETA_NO_VIGENTE');
+  });
+
+  it('fecha_dispensa more than 5 minutes ahead → 400 (once the CUIR is found), up to 5 accepted', () => {
+    const at = (fecha: string) =>
+      refusal(dispensaProblem(receta(), pedido(fecha), [{ item: 1, cantidad: 1 }]));
+    expect(at('2026-11-30T10:05:00-03:00')).toBeNull();
+    expect(at('2026-11-30T10:05:00.001-03:00')).toEqual({
+      code: 'VALIDATION_FAILED',
+      details: ['fecha_dispensa: must not be more than 5 minutes in the future'],
+    });
   });
 
   it('fecha_dispensa before the prescription was issued → 400', () => {
@@ -153,15 +170,19 @@ describe('reservation rules (contract §7)', () => {
   });
 });
 
-describe('turnoProblem (the turn after a reservation ends)', () => {
+describe('turnoProblem (the turn after a reservation ends, or a dispensation is reversed)', () => {
   const ended = new Date('2026-11-30T10:00:00.000Z');
+  const later = (seconds: number) => new Date(ended.getTime() + seconds * 1000);
   const at = (seconds: number) => ({
-    terminada_at: ended,
-    ahora: new Date(ended.getTime() + seconds * 1000),
+    reserva_terminada_at: ended,
+    reversiones_at: [],
+    ahora: later(seconds),
   });
 
-  it('nothing ended (never reserved, or consumed by a dispensation): no refusal', () => {
-    expect(turnoProblem(null, 10)).toBeNull();
+  it('nothing ended (never reserved, or consumed by a dispensation not reversed): no refusal', () => {
+    expect(
+      turnoProblem({ reserva_terminada_at: null, reversiones_at: [], ahora: ended }, 10),
+    ).toBeNull();
   });
 
   it('within DISPENSA_RESERVA_MINUTOS of the end: 409 RESERVA_REITERADA saying from when', () => {
@@ -176,6 +197,23 @@ describe('turnoProblem (the turn after a reservation ends)', () => {
     expect(turnoProblem(at(600), 10)).toBeNull();
     expect(turnoProblem(at(3), 0.05)).toBeNull();
     expect(turnoProblem(at(2.9), 0.05)?.code).toBe('RESERVA_REITERADA');
+  });
+
+  it('a reversal ends the turn as a release does (SPEC 11.4); the latest end counts', () => {
+    const reversed = { reserva_terminada_at: null, reversiones_at: [ended], ahora: later(30) };
+    expect(refusal(turnoProblem(reversed, 10))).toEqual({
+      code: 'RESERVA_REITERADA',
+      details: ['reservable_desde: 2026-11-30T10:10:00.000Z'],
+    });
+    expect(turnoProblem({ ...reversed, ahora: later(600) }, 10)).toBeNull();
+    const both = {
+      reserva_terminada_at: later(-3600),
+      reversiones_at: [later(-7200), ended],
+      ahora: later(60),
+    };
+    expect(finDelTurno(both)).toEqual(ended);
+    expect(turnoProblem(both, 10)?.code).toBe('RESERVA_REITERADA');
+    expect(finDelTurno({ ...both, reserva_terminada_at: later(5) })).toEqual(later(5));
   });
 });
 

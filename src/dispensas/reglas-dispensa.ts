@@ -47,6 +47,9 @@ export interface ItemPedido {
   sustituido?: boolean;
 }
 
+/** Five minutes of clock skew between the pharmacy's clock and ours (as for fecha_creacion). */
+export const MAX_ADELANTO_MS = 5 * 60_000;
+
 const anulada = () =>
   new DomainError('RECETA_ANULADA', 'The prescription was cancelled by its prescriber');
 
@@ -78,23 +81,36 @@ export function reservaProblem(
   return null;
 }
 
-/** The caller's last reservation that ended without a dispensation, by the database's clock. */
-export interface ReservaTerminada {
-  /** When it was released, or lapsed. */
-  terminada_at: Date;
+/** What the turn rule reads of the caller's past with the prescription, by the database's clock. */
+export interface TurnoDelCliente {
   /** The database's time of the lookup. */
   ahora: Date;
+  /** When its latest reservation that ended without a dispensation was released, or lapsed. */
+  reserva_terminada_at: Date | null;
+  /** When each of its dispensations of the prescription was reversed (none: empty). */
+  reversiones_at: readonly Date[];
 }
 
 /**
- * The turn rule: a client whose reservation lapsed or was released (not consumed by its
- * dispensation) may not reserve the prescription again for `minutos` after it ended, so that
- * releasing and reserving again cannot hold a prescription past DISPENSA_RESERVA_MAX_MINUTOS.
+ * When the caller's turn last ended: its reservation lapsing or being released, or one of its
+ * dispensations being reversed. A reversal gives the prescription back as a release does, so
+ * reserve, dispense, reverse, reserve again cannot hold it past DISPENSA_RESERVA_MAX_MINUTOS
+ * either (SPEC 11.4). A reservation its dispensation consumed ends nothing by itself.
  */
-export function turnoProblem(ultima: ReservaTerminada | null, minutos: number): DomainError | null {
-  if (!ultima) return null;
-  const desde = new Date(ultima.terminada_at.getTime() + minutos * 60_000);
-  if (ultima.ahora.getTime() >= desde.getTime()) return null;
+export function finDelTurno(t: TurnoDelCliente): Date | null {
+  const fines = [t.reserva_terminada_at, ...t.reversiones_at].filter((d): d is Date => d !== null);
+  return fines.length === 0 ? null : new Date(Math.max(...fines.map((d) => d.getTime())));
+}
+
+/**
+ * The turn rule: a client whose turn ended (finDelTurno) may not reserve the prescription again
+ * for `minutos` after it ended, so that others get theirs.
+ */
+export function turnoProblem(t: TurnoDelCliente, minutos: number): DomainError | null {
+  const fin = finDelTurno(t);
+  if (!fin) return null;
+  const desde = new Date(fin.getTime() + minutos * 60_000);
+  if (t.ahora.getTime() >= desde.getTime()) return null;
   return new DomainError(
     'RESERVA_REITERADA',
     `Your reservation of this prescription ended; another dispenser gets its turn: you may reserve it again from ${desde.toISOString()} (dispensing needs no reservation)`,
@@ -104,7 +120,9 @@ export function turnoProblem(ultima: ReservaTerminada | null, minutos: number): 
 
 /**
  * Dispensing, all or nothing, in contract §7's order: cancelled (409), another's live reservation
- * (409), fecha_dispensa before the issue (400), outside the window (422) — the dispensation's
+ * (409), fecha_dispensa more than 5 minutes ahead or before the issue (400: checked here, once the
+ * CUIR was found, so that an unknown CUIR is always a counted miss, SPEC 11.5), outside the
+ * window (422) — the dispensation's
  * date in Argentina time must fall in it, and a prescription past its window (VENCIDA today)
  * takes none —, an item beyond the prescription's (400), more units than prescribed (422), a
  * substitution the prescriber forbade (422), a code other than the prescribed one not declared
@@ -116,6 +134,8 @@ export function dispensaProblem(
   pedido: {
     clientId: string;
     fechaDispensa: Date;
+    /** The time of the request (fecha_dispensa may be at most MAX_ADELANTO_MS ahead of it). */
+    ahora: Date;
     fechaDispensaAr: string;
     hoy: string;
     /** The dispensed codes the catalogue does not hold (MedicamentosService). */
@@ -126,6 +146,10 @@ export function dispensaProblem(
   if (r.anulada) return anulada();
   if (r.reserva && r.reserva.client_id !== pedido.clientId)
     return reservadaPorOtro(r.reserva.vence_at);
+  if (pedido.fechaDispensa.getTime() > pedido.ahora.getTime() + MAX_ADELANTO_MS)
+    return validationFailed([
+      { field: 'fecha_dispensa', issue: 'must not be more than 5 minutes in the future' },
+    ]);
   if (pedido.fechaDispensa.getTime() < r.fecha_creacion.getTime())
     return validationFailed([
       { field: 'fecha_dispensa', issue: 'must not be before the prescription was issued' },

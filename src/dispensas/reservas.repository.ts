@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { IsNull, Raw } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
 import { ReservaEntity } from './entities/reserva.entity.js';
-import type { ReservaTerminada } from './reglas-dispensa.js';
 
 /** The database's clock for this statement (see the class). */
 const NOW = 'statement_timestamp()';
@@ -68,21 +67,23 @@ export class ReservasRepository {
   }
 
   /**
-   * The client's latest reservation of the prescription that ended without a dispensation:
-   * released (liberada_at, always before its vence_at) or lapsed (vence_at passed).
+   * The database's time, and when the client's latest reservation of the prescription that
+   * ended without a dispensation ended: released (liberada_at, always before its vence_at) or
+   * lapsed (vence_at passed); null when none did. One row whatever is found (an aggregate).
    */
-  async lastEnded(idTransaccion: string, clientId: string): Promise<ReservaTerminada | null> {
+  async lastEnded(
+    idTransaccion: string,
+    clientId: string,
+  ): Promise<{ ahora: Date; reserva_terminada_at: Date | null }> {
     const terminada = 'coalesce(r.liberada_at, r.vence_at)';
     const row = await this.reservas
       .createQueryBuilder('r')
-      .select(terminada, 'terminada_at')
+      .select(`max(${terminada})`, 'reserva_terminada_at')
       .addSelect(NOW, 'ahora')
       .where({ id_transaccion: idTransaccion, client_id: clientId, consumida_at: IsNull() })
       .andWhere(`${terminada} <= ${NOW}`)
-      .orderBy(terminada, 'DESC')
-      .limit(1)
-      .getRawOne<ReservaTerminada>();
-    return row ?? null;
+      .getRawOne<{ ahora: Date; reserva_terminada_at: Date | null }>();
+    return row!;
   }
 
   findForClient(id: string, clientId: string): Promise<ReservaEntity | null> {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UUID } from '../common/validation/patterns.js';
-import { notFound } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { InjectSettings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasService } from '../recetas/recetas.service.js';
+import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';
 import { argentinaDate } from '../recetas/recetas.public.js';
 import { DispensasAudit } from './dispensas-audit.js';
 import { dispensasSettings } from './dispensas.settings.js';
@@ -17,8 +17,9 @@ import { ReservasRepository } from './reservas.repository.js';
  * Reservations (contract §7): a dispenser holds a prescription while it checks stock with the
  * patient. Made, extended and released under the prescription's row lock; a reservation lapses
  * by its time alone, with no job. Nobody holds one forever: asking again extends it up to its
- * creation + DISPENSA_RESERVA_MAX_MINUTOS, and once it lapsed or was released the same client
- * waits DISPENSA_RESERVA_MINUTOS before reserving again (the turn rule), so others get theirs.
+ * creation + DISPENSA_RESERVA_MAX_MINUTOS, and once it lapsed or was released, or a dispensation
+ * of the client was reversed, the same client waits DISPENSA_RESERVA_MINUTOS before reserving
+ * again (the turn rule), so others get theirs.
  */
 @Injectable()
 export class ReservasService {
@@ -27,6 +28,7 @@ export class ReservasService {
     private readonly reservas: ReservasRepository,
     private readonly transactions: Transactions,
     private readonly audit: DispensasAudit,
+    private readonly enumeracion: EnumeracionLimiter,
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
 
@@ -40,7 +42,7 @@ export class ReservasService {
     try {
       return await this.transactions.runRetryingDeadlock(async () => {
         const r = await this.recetas.lockForUpdate({ cuir });
-        if (!r) throw notFound('Prescription');
+        if (!r) throw await this.enumeracion.notFound(client.id, 'Prescription');
         idTransaccion = r.id_transaccion;
         const vida = await this.recetas.vida(r);
         const problem = reservaProblem(
@@ -55,7 +57,12 @@ export class ReservasService {
         const extended = own && (await this.reservas.extend(own.id, minutes, max));
         if (!extended) {
           const turno = turnoProblem(
-            await this.reservas.lastEnded(r.id_transaccion, client.id),
+            {
+              ...(await this.reservas.lastEnded(r.id_transaccion, client.id)),
+              reversiones_at: vida.dispensas.flatMap((d) =>
+                d.client_id === client.id && d.revertida_at ? [d.revertida_at] : [],
+              ),
+            },
             minutes,
           );
           if (turno) throw turno;
@@ -89,8 +96,8 @@ export class ReservasService {
       idTransaccion: found?.id_transaccion ?? null,
     };
     try {
+      if (!found) throw await this.enumeracion.notFound(client.id, 'Reservation');
       await this.transactions.runRetryingDeadlock(async () => {
-        if (!found) throw notFound('Reservation');
         await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
         await this.reservas.release(found.id);
         await this.audit.ok(event);

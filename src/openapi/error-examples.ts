@@ -190,6 +190,17 @@ const LISTING: ErrorExample[] = [
     details: [{ field: 'pagina', issue: 'is not a known query parameter' }],
   },
 ];
+/** A route naming a CUIR past its client's misses (SPEC 9.1.6, 11.5), and the general limit. */
+const UNKNOWN_CUIRS: ErrorExample[] = [
+  {
+    code: 'RATE_LIMITED',
+    name: 'RATE_LIMITED_unknown_cuirs',
+    message:
+      'Too many unknown CUIRs (20 per minute); verification and dispensation by CUIR are refused until the minute ends',
+    summary: 'Past VERIFICACION_FALLOS_POR_MINUTO unknown CUIRs this minute',
+  },
+  { ...ERROR_EXAMPLES.RATE_LIMITED, summary: "Over the client's requests per minute" },
+];
 const CITIZEN: ErrorExample[] = [
   { code: 'UNAUTHENTICATED', message: 'Invalid or expired citizen token' },
   notFound('Prescription'),
@@ -253,18 +264,8 @@ export const OPERATION_ERROR_EXAMPLES: Record<string, ErrorExample[]> = {
       message: 'A dispenser holds a reservation on the prescription; try again once it ends',
     },
   ],
-  verificarRecetaPorCuir: [
-    notFound('Prescription'),
-    {
-      code: 'RATE_LIMITED',
-      name: 'RATE_LIMITED_unknown_cuirs',
-      message:
-        'Too many verifications of unknown CUIRs (20 per minute); verifications by CUIR are refused until the minute ends',
-      summary: 'Past VERIFICACION_FALLOS_POR_MINUTO unknown CUIRs this minute',
-    },
-    { ...ERROR_EXAMPLES.RATE_LIMITED, summary: "Over the client's requests per minute" },
-  ],
-  reservarReceta: [notFound('Prescription')],
+  verificarRecetaPorCuir: [notFound('Prescription'), ...UNKNOWN_CUIRS],
+  reservarReceta: [notFound('Prescription'), ...UNKNOWN_CUIRS],
   liberarReserva: [
     {
       code: 'VALIDATION_FAILED',
@@ -272,10 +273,11 @@ export const OPERATION_ERROR_EXAMPLES: Record<string, ErrorExample[]> = {
       details: [{ field: '(body)', issue: 'must be absent: a DELETE takes no body' }],
     },
     notFound('Reservation'),
+    ...UNKNOWN_CUIRS,
   ],
-  dispensarReceta: [notFound('Prescription')],
+  dispensarReceta: [notFound('Prescription'), ...UNKNOWN_CUIRS],
   obtenerDispensa: [notFound('Dispensation')],
-  revertirDispensa: [notFound('Dispensation')],
+  revertirDispensa: [notFound('Dispensation'), ...UNKNOWN_CUIRS],
   verificarProfesional: [
     { code: 'NOT_FOUND', message: 'Profesional not found in the registry' },
     {

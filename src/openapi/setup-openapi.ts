@@ -26,9 +26,11 @@ listed on every operation (\`#/components/responses\`).
 Unknown body fields and unknown query parameters are refused with 400 \`UNKNOWN_FIELD\` (request
 bodies say so with \`additionalProperties: false\`; OpenAPI 3.0 cannot say it of query strings).
 Text in any body field or query parameter holding a control character (U+0000–U+001F, tab, CR and
-LF included; U+007F–U+009F), a bidirectional control (U+202A–U+202E, U+2066–U+2069) or an unpaired
-UTF-16 surrogate is refused with 400 \`VALIDATION_FAILED\` naming each such field; request strings
-without a pattern of their own state this as their \`pattern\`.
+LF included; U+007F–U+009F), a line or paragraph separator (U+2028, U+2029), a format character
+(Unicode category Cf: the bidirectional controls and marks U+202A–U+202E, U+2066–U+2069, U+200E,
+U+200F, U+061C, zero-width characters, U+FEFF, …) or an unpaired UTF-16 surrogate is refused with
+400 \`VALIDATION_FAILED\` naming each such field; request strings without a pattern of their own
+state this as their \`pattern\` (Unicode property escapes, meant with the \`u\` flag).
 
 **Headers.** Every answer carries \`X-Request-Id\` (a sane client value is echoed).
 \`/v1\` answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` once the

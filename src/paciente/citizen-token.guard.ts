@@ -38,8 +38,7 @@ export class CitizenTokenGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<RequestWithCitizen>();
     const res = context.switchToHttp().getResponse<Response>();
-    // req.ip: the peer, or the client X-Forwarded-For names through a TRUST_PROXY proxy.
-    const byAddress = await this.rateLimit.address(req.ip ?? req.socket.remoteAddress ?? '-', res);
+    const byAddress = await this.rateLimit.address(req, res);
     try {
       req.citizenCuil = await this.verifier.verify(bearerToken(req.headers.authorization));
       await this.rateLimit.citizen(req.citizenCuil, res, byAddress);

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   authSettings,
   type AuthSettings,
+  consumeOrRefuse,
   RateLimiters,
-  rateLimited,
   setRateLimitHeaders,
 } from '../auth/auth.public.js';
 import { claveDerivada } from '../common/crypto/clave-derivada.js';
+import { clientAddressKey } from '../common/http/client-address.js';
 import { InjectSettings } from '../config/settings.js';
 import { pacienteSettings } from './paciente.settings.js';
 import type { PacienteSettings } from './paciente.settings.js';
@@ -49,9 +50,14 @@ export class PacienteRateLimit {
     this.porCuil = limiters.create({ ...window, points: porMinuto, keyPrefix: 'paciente-cuil' });
   }
 
-  /** Counts an attempt from `address`; throws 429 past its budget. */
-  address(address: string, res: Response): Promise<Budget> {
-    return this.consume(this.porIp, this.settings.rateLimit.porIpPorMinuto, address, res);
+  /** Counts an attempt from the request's address (its /64 for IPv6); throws 429 past its budget. */
+  address(req: Request, res: Response): Promise<Budget> {
+    return this.consume(
+      this.porIp,
+      this.settings.rateLimit.porIpPorMinuto,
+      clientAddressKey(req),
+      res,
+    );
   }
 
   /** Counts a verified citizen's request; throws 429 past its budget. */
@@ -70,15 +76,8 @@ export class PacienteRateLimit {
     key: string,
     res: Response,
   ): Promise<Budget> {
-    try {
-      const budget = { limit, state: await limiter.consume(key) };
-      setRateLimitHeaders(res, budget.limit, budget.state);
-      return budget;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setRateLimitHeaders(res, limit, rejection);
-      throw rateLimited(`Rate limit of ${limit} requests per minute exceeded`, rejection);
-    }
+    const message = `Rate limit of ${limit} requests per minute exceeded`;
+    return { limit, state: await consumeOrRefuse(limiter, limit, key, res, message) };
   }
 }
 

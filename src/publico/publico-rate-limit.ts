@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Response } from 'express';
-import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiters, rateLimited, setRateLimitHeaders } from '../auth/auth.public.js';
+import type { Request, Response } from 'express';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { consumeOrRefuse, RateLimiters } from '../auth/auth.public.js';
+import { clientAddressKey } from '../common/http/client-address.js';
 import { InjectSettings } from '../config/settings.js';
 import { publicoSettings } from './publico.settings.js';
 import type { PublicoSettings } from './publico.settings.js';
@@ -26,15 +27,15 @@ export class PublicoRateLimit {
     });
   }
 
-  /** Counts a view from `address`; throws 429 RATE_LIMITED past the budget. */
-  async view(address: string, res: Response): Promise<void> {
+  /** Counts a view from the request's address (its /64 for IPv6); throws 429 past the budget. */
+  async view(req: Request, res: Response): Promise<void> {
     const limit = this.settings.porMinuto;
-    try {
-      setRateLimitHeaders(res, limit, await this.porIp.consume(address));
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setRateLimitHeaders(res, limit, rejection);
-      throw rateLimited(`Rate limit of ${limit} views per minute exceeded`, rejection);
-    }
+    await consumeOrRefuse(
+      this.porIp,
+      limit,
+      clientAddressKey(req),
+      res,
+      `Rate limit of ${limit} views per minute exceeded`,
+    );
   }
 }

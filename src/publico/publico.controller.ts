@@ -14,30 +14,56 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { Public } from '../common/http/access.js';
 import { RawResponse } from '../common/http/raw-response.decorator.js';
 import { ErrorEnvelopeDto } from '../openapi/error-envelope.dto.js';
-import { rateLimitHeaders } from '../openapi/standard-responses.js';
+import { HEADERS, rateLimitHeaders } from '../openapi/standard-responses.js';
 import { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
 import { VerificacionPublicaQuery } from './dto/verificacion-publica.query.js';
-import { CSP_PAGINA_PUBLICA, paginaNoEncontrada, paginaPublica } from './pagina-publica.js';
-import { PublicoRateLimit } from './publico-rate-limit.js';
+import { paginaNoEncontrada, paginaPublica } from './pagina-publica.js';
+import { wantsJson } from './pagina-publica.middleware.js';
 import { PublicoService } from './publico.service.js';
 
 const NOT_FOUND =
   'NOT_FOUND: an unknown CUIR, a malformed one, or a missing or wrong signature `f` — one answer whatever the reason';
 const LIMITED =
-  'RATE_LIMITED: over VERIFICACION_PUBLICA_POR_MINUTO views per minute from this client address; wait Retry-After seconds';
+  'RATE_LIMITED: over VERIFICACION_PUBLICA_POR_MINUTO answers per minute to this client address (an IPv6 address counts as its /64); wait Retry-After seconds';
+const BAD_QUERY =
+  'UNKNOWN_FIELD: a query parameter other than `f` (or VALIDATION_FAILED: text the request rules refuse); counted against the address like any view';
 
+/** A refusal: the error envelope. */
+const jsonError = { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } } };
 /** A refusal: the error envelope, or for a browser a page that says as little. */
 const errorContent = {
   'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } },
   'text/html': { schema: { type: 'string', maxLength: 4000 } },
 };
 
-/** Every answer past the address count carries the budget (as the /v1 routes do). */
-const LIMIT_HEADERS = rateLimitHeaders(true);
-
-/** Whether the caller asked for JSON rather than the page (a phone's browser asks for HTML). */
-const wantsJson = (req: Request): boolean =>
-  req.accepts(['text/html', 'application/json']) === 'application/json';
+/**
+ * Every answer of the page, its refusals included, carries these (SPEC 11.8): cached by nobody,
+ * indexed by nobody, nothing loaded or run, one answer per Accept, and the address's budget
+ * (paginaPublicaMiddleware sets them before anything can answer).
+ */
+const PAGE_HEADERS = {
+  'Cache-Control': {
+    ...HEADERS['Cache-Control'],
+    required: true,
+    schema: { type: 'string', enum: ['no-store'] },
+  },
+  'X-Robots-Tag': {
+    description: '`noindex`: no search engine keeps the page',
+    required: true,
+    schema: { type: 'string', enum: ['noindex'] },
+  },
+  'Content-Security-Policy': {
+    description: "Nothing may load or run; only the page's own style",
+    required: true,
+    schema: { type: 'string', maxLength: 400, pattern: "^default-src 'none'" },
+  },
+  Vary: {
+    description: 'The answer depends on `Accept` (a page or JSON)',
+    required: true,
+    schema: { type: 'string', maxLength: 200, pattern: '\\bAccept\\b' },
+  },
+  ...rateLimitHeaders(true),
+};
 
 /**
  * The public verification behind the printed QR (contract §9.4): no credentials, a page in
@@ -49,10 +75,7 @@ const wantsJson = (req: Request): boolean =>
 @RawResponse()
 @Controller('r')
 export class PublicoController {
-  constructor(
-    private readonly publico: PublicoService,
-    private readonly rateLimit: PublicoRateLimit,
-  ) {}
+  constructor(private readonly publico: PublicoService) {}
 
   @Get(':cuir')
   @ApiParam({
@@ -64,11 +87,11 @@ export class PublicoController {
   @ApiOperation({
     summary: 'Public verification of a prescription (the printed QR)',
     description:
-      'No credentials. A small page in Spanish (with `Accept: application/json`: the success envelope with the same facts): that the prescription is registered here, its state, issue date, validity window, prescriber (licence, jurisdiction, name when known), each item with how much was dispensed, and the content SHA-256 — never the patient. Answers `Cache-Control: no-store`, `X-Robots-Tag: noindex` and a Content-Security-Policy that lets nothing load or run. Every view is an event (`verificacion_publica`, actor `publico`).',
+      'No credentials. A small page in Spanish (with `Accept: application/json`: the success envelope with the same facts): that the prescription is registered here, its state, issue date, validity window, prescriber (licence, jurisdiction, name when known), each item (name, generic name and concentration when prescribed, quantity, how much was dispensed), and the content SHA-256 — nothing more: never the patient, the coverage or the diagnosis. Every answer, its refusals (400, 404, 429) included, carries `Cache-Control: no-store`, `X-Robots-Tag: noindex`, a Content-Security-Policy that lets nothing load or run, `Vary: Accept` and the address `RateLimit-*` headers, and counts against VERIFICACION_PUBLICA_POR_MINUTO. Every view is an event (`verificacion_publica`, actor `publico`); an X-Request-Id sent is echoed, never stored.',
   })
   @ApiOkResponse({
     description: 'The prescription is registered here',
-    headers: LIMIT_HEADERS,
+    headers: PAGE_HEADERS,
     content: {
       'text/html': { schema: { type: 'string', maxLength: 20000 } },
       'application/json': {
@@ -84,36 +107,31 @@ export class PublicoController {
       },
     },
   })
+  @ApiResponse({ status: 400, description: BAD_QUERY, content: jsonError, headers: PAGE_HEADERS })
   @ApiResponse({
     status: 404,
     description: NOT_FOUND,
     content: errorContent,
-    headers: LIMIT_HEADERS,
+    headers: PAGE_HEADERS,
   })
-  @ApiResponse({ status: 429, description: LIMITED, content: errorContent, headers: LIMIT_HEADERS })
+  @ApiResponse({ status: 429, description: LIMITED, content: errorContent, headers: PAGE_HEADERS })
   async ver(
     @Param('cuir') cuir: string,
     @Query() query: VerificacionPublicaQuery,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Robots-Tag', 'noindex');
-    res.setHeader('Content-Security-Policy', CSP_PAGINA_PUBLICA);
+    // The page's headers and the address's count: paginaPublicaMiddleware, for every answer.
     const json = wantsJson(req);
-    res.vary('Accept');
     try {
-      await this.rateLimit.view(req.ip ?? req.socket.remoteAddress ?? '-', res);
       const data = await this.publico.ver(cuir, query.f);
       if (json) res.status(200).json({ success: true, data });
       else res.status(200).type('html').send(paginaPublica(data));
     } catch (err) {
       // JSON callers get the error envelope from the filter; a browser gets a page.
       if (json || !(err instanceof DomainError)) throw err;
-      const status = err.code === 'RATE_LIMITED' ? 429 : 404;
-      if (status === 404 && err.code !== 'NOT_FOUND') throw err;
-      for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
-      res.status(status).type('html').send(paginaNoEncontrada(status));
+      if (err.code !== 'NOT_FOUND') throw err;
+      res.status(404).type('html').send(paginaNoEncontrada(404));
     }
   }
 }

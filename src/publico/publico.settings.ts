@@ -1,8 +1,7 @@
 import { IsOptional, IsString } from 'class-validator';
 import { Documented } from '../config/setting-docs.js';
 import { IntSetting } from '../config/setting-decorators.js';
-import { secretProblem } from '../config/production-secret.js';
-import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
+import { defineSettings, SettingsOf } from '../config/settings.js';
 
 class PublicoVariables {
   /** Views of the public verification page per client address and minute (then 429). */
@@ -20,7 +19,7 @@ class PublicoVariables {
     "public verification page: the links' signing key (production: required, 32+ chars)",
     {
       defaultText: 'derived from the pepper',
-      env: "key of the links' signatures: required in production (32+ random characters, not a placeholder); elsewhere unset means derived from API_SECRET_PEPPER. Changing it voids every printed link.",
+      env: "key of the links' signatures: required in production (32+ random characters, the pepper's rules, and not the pepper); elsewhere unset means derived from API_SECRET_PEPPER. Changing it voids every printed link.",
     },
   )
   @IsOptional()
@@ -31,19 +30,15 @@ class PublicoVariables {
 export const publicoSettings = defineSettings(
   'publico',
   PublicoVariables,
-  (v, core) => {
-    const problem = secretProblem(
-      'VERIFICACION_PUBLICA_CLAVE',
-      v.VERIFICACION_PUBLICA_CLAVE,
-      core.nodeEnv,
-    );
-    if (problem) throw new ConfigError([problem]);
-    return {
-      porMinuto: v.VERIFICACION_PUBLICA_POR_MINUTO ?? 60,
-      clave: v.VERIFICACION_PUBLICA_CLAVE,
-    };
+  (v) => ({
+    porMinuto: v.VERIFICACION_PUBLICA_POR_MINUTO ?? 60,
+    clave: v.VERIFICACION_PUBLICA_CLAVE,
+  }),
+  {
+    title: 'The public verification behind the QR (GET /r/{cuir}?f=…)',
+    // Keyed as text (its UTF-8 bytes: enlaces-publicos.ts); required in production.
+    secrets: (v) => [{ name: 'VERIFICACION_PUBLICA_CLAVE', value: v.VERIFICACION_PUBLICA_CLAVE }],
   },
-  { title: 'The public verification behind the QR (GET /r/{cuir}?f=…)' },
 );
 
 export type PublicoSettings = SettingsOf<typeof publicoSettings>;

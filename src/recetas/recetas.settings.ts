@@ -1,6 +1,7 @@
 import { IsOptional, IsString } from 'class-validator';
 import { Documented } from '../config/setting-docs.js';
 import { BoolSetting, IntSetting, PatternSetting } from '../config/setting-decorators.js';
+import type { SecretSetting } from '../config/production-secret.js';
 import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
 import { parseClaves } from './cifrado/datos-paciente.js';
 
@@ -71,7 +72,10 @@ class RecetasVariables {
   PATIENT_DATA_KEYS?: string;
 }
 
-/** What is wrong with PATIENT_DATA_KEYS (ConfigError lines), the pepper's rules adapted. */
+/**
+ * PATIENT_DATA_KEYS read (ConfigError lines for what is malformed); how strong each key is, and
+ * that it differs from every other secret, is production-secret.ts's rule (the slice's secrets).
+ */
 function patientKeys(value: string | undefined, nodeEnv: string) {
   if (value === undefined || value.trim() === '') {
     if (nodeEnv === 'production')
@@ -79,15 +83,18 @@ function patientKeys(value: string | undefined, nodeEnv: string) {
     return undefined;
   }
   const { claves, problems } = parseClaves(value);
-  if (claves && nodeEnv === 'production')
-    for (const [kid, key] of claves.claves)
-      // A key of one repeated byte is a placeholder (the zeros of an example), not a random one.
-      if (key.every((b) => b === key[0]))
-        problems.push(
-          `key ${kid}: must be 32 random bytes, not a placeholder, when NODE_ENV=production`,
-        );
   if (problems.length) throw new ConfigError(problems.map((p) => `PATIENT_DATA_KEYS: ${p}`));
   return claves;
+}
+
+/** Each data key as it seals: its decoded bytes (none while the list does not parse). */
+function patientKeySecrets(value: string | undefined): SecretSetting[] {
+  const claves = value === undefined ? undefined : parseClaves(value).claves;
+  return [...(claves?.claves ?? [])].map(([kid, key]) => ({
+    name: `PATIENT_DATA_KEYS: key ${kid}`,
+    value: key.toString('base64'),
+    bytes: key,
+  }));
 }
 
 /** The ministry notification of contract §4 and the validity window of contract §7. */
@@ -120,7 +127,10 @@ export const recetasSettings = defineSettings(
       otras: v.VIGENCIA_DIAS_OTRAS ?? 60,
     },
   }),
-  { title: 'Ministry notification (job queue on PostgreSQL: pg-boss)' },
+  {
+    title: 'Ministry notification (job queue on PostgreSQL: pg-boss)',
+    secrets: (v) => patientKeySecrets(v.PATIENT_DATA_KEYS),
+  },
 );
 
 export type RecetasSettings = SettingsOf<typeof recetasSettings>;

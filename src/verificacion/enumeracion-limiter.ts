@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimiters, rateLimited, retryAfterSeconds } from '../auth/auth.public.js';
-import { DomainError } from '../common/errors/domain-error.js';
+import { DomainError, notFound } from '../common/errors/domain-error.js';
 import { currentRequestId } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { MetricsService } from '../common/metrics/metrics.service.js';
@@ -14,13 +14,14 @@ import type { VerificacionSettings } from './verificacion.settings.js';
 const WINDOW_SECONDS = 60;
 
 /**
- * Keeps CUIRs from being walked (contract §3): a client's verifications that find nothing are
- * counted per minute; past VERIFICACION_FALLOS_POR_MINUTO of them, every verification by CUIR of
- * that client answers 429 until the minute ends, found ones included (else a found CUIR would
- * still tell the walker it hit). Counted where the general rate limit counts (RATE_LIMIT_STORE),
- * so instances share it. Only the refusals add to the count past the limit, and the one that
- * takes it to limit + 1 — exactly one, the store increments atomically — logs and counts the
- * block: once per client and minute, whichever instance answers.
+ * Keeps CUIRs from being walked (contract §3, SPEC 9.1.6 and 11.5): a client's lookups that find
+ * nothing — verification by CUIR, and the dispensation routes (reserve, dispense, reverse,
+ * release) — are counted per minute in one budget; past VERIFICACION_FALLOS_POR_MINUTO of them,
+ * every one of those routes answers that client 429 until the minute ends, found ones included
+ * (else a found CUIR would still tell the walker it hit). Counted where the general rate limit
+ * counts (RATE_LIMIT_STORE), so instances share it. Only the refusals add to the count past the
+ * limit, and the one that takes it to limit + 1 — exactly one, the store increments atomically
+ * — logs and counts the block: once per client and minute, whichever instance answers.
  */
 @Injectable()
 export class EnumeracionLimiter {
@@ -44,7 +45,7 @@ export class EnumeracionLimiter {
     // No client label: the log line names the client; labels stay a bounded set.
     this.blocked = new Counter({
       name: 'verificacion_enumeration_blocked_total',
-      help: 'Clients refused verification by CUIR for the rest of a minute after too many unknown CUIRs (possible enumeration); one per client and minute, counted by the instance that refused first',
+      help: 'Clients refused verification and dispensation by CUIR for the rest of a minute after too many unknown CUIRs (possible enumeration); one per client and minute, counted by the instance that refused first',
       registers: [metrics.registry],
     });
     this.log = logger.child({ component: 'verificacion' });
@@ -59,9 +60,14 @@ export class EnumeracionLimiter {
     return this.tooMany(r);
   }
 
+  /** What a route answers when `what` was not found: 404, counted; past the limit, its 429. */
+  async notFound(clientId: string, what: string): Promise<DomainError> {
+    return (await this.missed(clientId)) ?? notFound(what);
+  }
+
   private tooMany(state: RateLimiterRes): DomainError {
     return rateLimited(
-      `Too many verifications of unknown CUIRs (${this.limit} per minute); verifications by CUIR are refused until the minute ends`,
+      `Too many unknown CUIRs (${this.limit} per minute); verification and dispensation by CUIR are refused until the minute ends`,
       state,
     );
   }
@@ -88,11 +94,9 @@ export class EnumeracionLimiter {
           fallos_por_minuto: this.limit,
           retry_after_s: retryAfterSeconds(r),
         },
-        'possible CUIR enumeration: too many unknown CUIRs in a minute; verifications by CUIR refused to this client until the minute ends',
+        'possible CUIR enumeration: too many unknown CUIRs in a minute; verification and dispensation by CUIR refused to this client until the minute ends',
       );
     }
     return r;
   }
 }
-
-/** Seconds until the minute ends (at least 1). */

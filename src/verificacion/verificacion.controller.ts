@@ -11,6 +11,7 @@ import {
   ListarVerificacionesQuery,
   VerificacionRecetaDto,
 } from './dto/verificacion.dto.js';
+import { MISSES_404, MISSES_429, MISSES_TEXT } from './enumeracion-docs.js';
 import { VerificacionService } from './verificacion.service.js';
 
 @ApiTags('verificacion')
@@ -28,12 +29,14 @@ export class VerificacionController {
   @ApiOperation({
     summary: 'Verify a prescription by its CUIR (scope recetas:verify, for dispensers)',
     description:
-      "Answers for a prescription of any client (that is its purpose) with a minimal projection: state, date, the prescriber's licence, items and a SHA-256 of the registered content; never the patient's document. Every call is audited and visible to the prescription's owner at GET /v1/verificaciones. Unknown CUIRs (404) are counted per client: past VERIFICACION_FALLOS_POR_MINUTO (default 20) in a minute, every verification by CUIR of that client — found CUIRs included — answers 429 RATE_LIMITED with Retry-After until the minute ends (a CUIR cannot be walked); other clients are not affected, and the refusal is in the event log (resultado RATE_LIMITED).",
+      "Answers for a prescription of any client (that is its purpose) with a minimal projection: state, date, the prescriber's licence, items and a SHA-256 of the registered content; never the patient's document. Every call is audited and visible to the prescription's owner at GET /v1/verificaciones. Unknown CUIRs (404) are counted per client (a CUIR cannot be walked): " +
+      MISSES_TEXT +
+      '; other clients are not affected, and the refusal is in the event log (resultado RATE_LIMITED).',
   })
   @ApiEnveloped(200, VerificacionRecetaDto)
   @ApiErrors({
-    404: 'NOT_FOUND: no prescription with this CUIR (counted towards VERIFICACION_FALLOS_POR_MINUTO)',
-    429: "RATE_LIMITED: over the client's requests per minute, too many failed authentications from this address, or past VERIFICACION_FALLOS_POR_MINUTO unknown CUIRs this minute (every verification by CUIR is refused until the minute ends, found ones too); wait Retry-After seconds",
+    404: `NOT_FOUND: no prescription with this CUIR ${MISSES_404}`,
+    429: MISSES_429,
   })
   verify(
     @CurrentClient() client: AuthenticatedClient,

@@ -19,5 +19,7 @@ import { VerificacionesRepository } from './verificaciones.repository.js';
   ],
   controllers: [VerificacionController],
   providers: [VerificacionService, VerificacionesRepository, EnumeracionLimiter],
+  // The dispensation routes spend the same budget of unknown CUIRs (SPEC 11.5).
+  exports: [EnumeracionLimiter],
 })
 export class VerificacionModule {}

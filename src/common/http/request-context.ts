@@ -20,7 +20,10 @@ export interface RequestWithContext extends Request {
   requestId: string;
   /** A UUID the service minted for this request, whatever the client sent. */
   serviceRequestId: string;
-  /** The client's sane X-Request-Id, or null when it sent none (or one not echoed). */
+  /**
+   * The caller's sane X-Request-Id, or null when it sent none (or one not echoed). Echoed to
+   * anyone; kept in the event log only for an authenticated client (currentClientRequestId).
+   */
   clientRequestId: string | null;
   startedAt: bigint;
   apiClient?: AuthenticatedClient;

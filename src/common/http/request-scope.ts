@@ -9,9 +9,11 @@ import type { RequestWithContext } from './request-context.js';
  */
 interface RequestScope {
   requestId: string;
-  clientRequestId: string | null;
-  /** Aborted when the request's time is up or its client left (RequestWithContext.abort). */
-  signal: AbortSignal;
+  /**
+   * The request itself: whether its caller authenticated is known only later (the guards); its
+   * `abort` signal says when it should stop.
+   */
+  request: RequestWithContext;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
@@ -22,16 +24,22 @@ const scope = new AsyncLocalStorage<RequestScope>();
  */
 export const currentRequestId = (): string | null => scope.getStore()?.requestId ?? null;
 
-/** The client's sane X-Request-Id of the request being handled, or null (none, or outside one). */
-export const currentClientRequestId = (): string | null =>
-  scope.getStore()?.clientRequestId ?? null;
+/**
+ * The sane X-Request-Id of the request being handled when an authenticated API client sent it,
+ * else null (none, outside a request, or an anonymous caller's: the public page or a failed
+ * authentication, whose text nobody answers for must not be stored, SPEC 11.8).
+ */
+export const currentClientRequestId = (): string | null => {
+  const request = scope.getStore()?.request;
+  return request?.apiClient ? request.clientRequestId : null;
+};
 
 /**
  * The request's signal, or undefined outside one: work that can stop (a statement, a
  * transaction about to commit, an upstream call) stops when it aborts (SPEC 13: a request past
  * its time answers 503 having stored nothing; nothing keeps running for an answer nobody reads).
  */
-export const currentSignal = (): AbortSignal | undefined => scope.getStore()?.signal;
+export const currentSignal = (): AbortSignal | undefined => scope.getStore()?.request.abort?.signal;
 
 /**
  * Runs the rest of the request's handling (guards, pipes, the handler and everything it
@@ -50,12 +58,5 @@ export function requestScopeMiddleware(
   res.once('close', () => {
     if (!res.writableFinished) abort.abort();
   });
-  scope.run(
-    {
-      requestId: req.serviceRequestId,
-      clientRequestId: req.clientRequestId,
-      signal: abort.signal,
-    },
-    next,
-  );
+  scope.run({ requestId: req.serviceRequestId, request: req }, next);
 }

@@ -124,6 +124,11 @@ describe('SISA list and scalar helpers', () => {
     expect(listOf(undefined, 'matricula')).toEqual([]);
   });
 
+  it('text cleans a registry string of controls, separators and invisible marks (SPEC 11.6)', () => {
+    expect(text('G\u00d3MEZ\u202e')).toBe('GÓMEZ');
+    expect(text(' \u200eLAURA\u0000\u001b\u2028FIRMA ')).toBe('LAURA FIRMA');
+  });
+
   it('text trims strings, prints numbers, and turns null/objects into an empty string', () => {
     expect(text('  a ')).toBe('a');
     expect(text(123456)).toBe('123456');

@@ -4,6 +4,7 @@
  * list sent as the bare element. Pure functions, no I/O: the adapters feed them the raw answer.
  */
 import { UpstreamFailure } from '../resilience/upstream-failure.js';
+import { cleanExternalText } from '../validation/request-text.js';
 import { parseXml, XmlParseError } from './simple-xml.js';
 
 export interface SisaHttpAnswer {
@@ -92,9 +93,13 @@ export function listOf(wrapper: unknown, item: string): SisaRecord[] {
   return asList(inner).filter(isRecord);
 }
 
-/** A scalar as trimmed text: JSON may give numbers, XML gives '' where JSON gives null. */
+/**
+ * A scalar as trimmed text: JSON may give numbers, XML gives '' where JSON gives null. Cleaned of
+ * controls, separators and invisible format characters: a registry's text is stored, printed on
+ * prescriptions and shown on the public page, and must not carry them (SPEC 11.6).
+ */
 export function text(value: unknown): string {
-  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'string') return cleanExternalText(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return '';
 }

@@ -5,7 +5,7 @@
  * The CUIR's patterns are the cuir module's (cuir/cuir-patterns.ts).
  */
 import { INDEC_JURISDICTION_CODES } from '../indec-jurisdictions.js';
-import { REFUSED_CHARACTERS } from './request-text.js';
+import { REFUSED_BMP_RANGES } from './request-text.js';
 import { ISO_WITH_OFFSET } from './validators.js';
 
 /** An alternation of the given literals, as a non-capturing group. */
@@ -37,11 +37,13 @@ export const DATE_TIME_WITH_OFFSET_PATTERN = ISO_WITH_OFFSET.source;
 export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
 
 /**
- * Free text: the server refuses control and bidirectional control characters in every body field
- * and query parameter (request-text.ts); applied to each request string without a pattern of
- * its own. (An unpaired surrogate, refused too, is beyond what a pattern can say.)
+ * Free text: the server refuses control characters, line and paragraph separators and format
+ * characters (Unicode Cc, Zl, Zp, Cf) in every body field and query parameter (request-text.ts);
+ * applied to each request string without a pattern of its own. Written as the BMP's ranges,
+ * which read the same with or without the `u` flag. (An unpaired surrogate and the few format
+ * characters beyond U+FFFF, refused too, are beyond what such a pattern can say.)
  */
-export const TEXT_PATTERN = `^[^${REFUSED_CHARACTERS}]*$`;
+export const TEXT_PATTERN = `^[^${REFUSED_BMP_RANGES}]*$`;
 
 // The same rules as expressions, for the validators and the services: one source each.
 export const DNI = new RegExp(DNI_PATTERN);

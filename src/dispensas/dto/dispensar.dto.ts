@@ -33,9 +33,6 @@ const required = { message: 'is required' };
 /** The units column is an int32; anything above the prescribed (≤ 999) is a 422 well before. */
 const INT32_MAX = 2_147_483_647;
 
-/** Five minutes of clock skew between the pharmacy's clock and ours (as for fecha_creacion). */
-export const MAX_FUTURE_MS = 5 * 60_000;
-
 export class FarmaciaInputDto {
   @ApiProperty({
     description: "The pharmacy's CUIT: 11 digits with a valid check digit (mod 11), no dashes",
@@ -153,7 +150,8 @@ export class DispensarDto {
     example: '2026-11-23T10:25:00-03:00',
   })
   @IsDefined(required)
-  @IsIsoDateTimeWithOffset({ maxFutureMs: MAX_FUTURE_MS })
+  // Its 5 minutes ahead are a rule checked once the CUIR is found (reglas-dispensa.ts).
+  @IsIsoDateTimeWithOffset()
   fecha_dispensa: string;
 
   @ApiProperty({

@@ -11,7 +11,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { REFUSED_CHARACTERS as R } from '../../common/validation/request-text.js';
+import { REFUSED_BMP_RANGES as R } from '../../common/validation/request-text.js';
 import { DecimalInt } from '../../common/validation/validators.js';
 
 export const DEFAULT_PER_PAGE = 20;
