@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    if (sandboxProcess) await mix(bench, sandboxProcess, startedAt);
+    if (sandboxProcess) await mix(bench, sandboxProcess, startedAt, build);
     else if (o.scale) await scale(bench, sandbox.url, startedAt);
     else await runSuite(bench, sandbox.url, startedAt, build);
   } finally {

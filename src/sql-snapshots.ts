@@ -10,6 +10,7 @@ import { eventInStatementSql } from './auditoria/auditoria.sql.js';
 import { copyEventsSql } from './auditoria/audit-seals.sql.js';
 import { SqlParams } from './common/sql/sql-params.js';
 import { notIssuedToClientSql } from './cuir/cuir-ownership.sql.js';
+import { ISSUE_CUIR_SQL } from './cuir/issue-cuir.sql.js';
 import { insertDispensaSql } from './dispensas/dispensas.sql.js';
 import { answerWithIdSql, holdKeyGateSql, takeKeyGateSql } from './idempotency/idempotency.sql.js';
 import { searchStatement } from './medicamentos/busqueda.sql.js';
@@ -56,6 +57,9 @@ const BUILDERS: Record<string, Record<string, Example[]>> = {
     notIssuedToClientSql: [
       ['the guard', () => notIssuedToClientSql(CLIENT, CUIR)(new SqlParams())],
     ],
+  },
+  'cuir/issue-cuir.sql.ts': {
+    ISSUE_CUIR_SQL: [['an issuance', () => ISSUE_CUIR_SQL]],
   },
   'dispensas/dispensas.sql.ts': {
     insertDispensaSql: [

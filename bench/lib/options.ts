@@ -121,6 +121,12 @@ export interface MixOptions {
    * `node dist/bench/lib/profile-diff.js`).
    */
   profile: boolean;
+  /**
+   * --ops=a,b: only these operations of the mix, each at its own rate × --rate (the others are
+   * still fed as the run needs them: registrations are seeded before). For CPU per request of
+   * one operation.
+   */
+  ops?: string[];
   /** --capacity: the search for the highest multiple within the p99 limit, then 2× it. */
   capacity?: {
     stepS: number;
@@ -273,6 +279,7 @@ function mixOptions(
     timeoutS: num('timeout', 30),
     env,
     profile: flags.get('profile') === 'true',
+    ...(flags.get('ops') ? { ops: flags.get('ops')!.split(',') } : {}),
     ...(flags.get('capacity') === 'true'
       ? {
           capacity: {

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { RESULTS, ROOT, serviceNodeArgs, type Bench } from '../lib/bench.js';
+import { RESULTS, ROOT, serviceNodeArgs, type Bench, type Build } from '../lib/bench.js';
 import { log, out } from '../lib/log.js';
 import { mixCpuSampler, postmasterOf } from '../lib/mix-cpu.js';
 import {
@@ -43,7 +43,12 @@ interface Ctx {
   postmaster?: number;
 }
 
-export async function mix(bench: Bench, sandbox: RunningProcess, startedAt: Date): Promise<void> {
+export async function mix(
+  bench: Bench,
+  sandbox: RunningProcess,
+  startedAt: Date,
+  build?: Build,
+): Promise<void> {
   const { o } = bench;
   const m = o.mix!;
   const loadStart = os.loadavg();
@@ -53,6 +58,7 @@ export async function mix(bench: Bench, sandbox: RunningProcess, startedAt: Date
   const svc = await bench.startService({
     name: 'service',
     rt: o.runtimes[0],
+    build,
     nodeArgs: m.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   if (m.profile) log(`profiles of the service's processes go to ${profileDir}`);
@@ -93,7 +99,7 @@ async function runAt(
   log(
     `mix ×${multiple}: ${warmupS} s warm-up, then ${durationS} s measured (${m.arrivals} arrivals)`,
   );
-  const ops = state.ops();
+  const ops = state.ops().filter((op) => !m.ops || m.ops.includes(op.name));
   const rec = new MixRecorder(ops.map((op) => op.name));
   const cpu = mixCpuSampler({
     servicePid: svc.pid,

@@ -13,9 +13,9 @@ import { AuditEventEntity } from './entities/audit-event.entity.js';
 export class AuditoriaRepository {
   constructor(private readonly transactions: Transactions) {}
 
-  /** Inserts one event, in the running transaction when there is one. */
+  /** Inserts one event, in the running transaction when there is one (a prepared statement). */
   async insert(r: AuditEventRow): Promise<string> {
-    const rows: Array<{ id: string }> = await this.transactions.manager.query(
+    const rows = await this.transactions.prepared<{ id: string }>(
       INSERT_EVENT_SQL,
       AUDIT_INSERT_COLUMNS.map((c) => r[c]),
     );
