@@ -39,7 +39,9 @@ export async function installQueueSchema(
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const index = await c.query(`SELECT to_regclass($1) AS i`, [`${schema}.job_fetch_order`]);
+    const index = await c.query<{ i: string | null }>(`SELECT to_regclass($1)::text AS i`, [
+      `${schema}.job_fetch_order`,
+    ]);
     if (index.rows[0].i === null) await c.query(fetchIndexSql(schema));
     // pg-boss's own functions: a fixed path, and callable by their owner only (those not yet).
     const { rows } = await c.query<{ fn: string }>(
