@@ -149,10 +149,19 @@ export class Transactions {
     // request that stops cancels it.
     const pool = (this.db.driver as unknown as { master: pg.Pool }).master;
     const client = await pool.connect();
+    // As pool.query() does: a connection lost while it is ours is an error event the client
+    // emits (unheard, it would end the process), and the client is then not given back.
+    let lost: Error | undefined;
+    const onError = (err: Error) => (lost = err);
+    client.on('error', onError);
     try {
       return await whileRequestRuns(client, () => this.preparedOn<T>(client, sql, values));
+    } catch (err) {
+      if (isConnectionFailure(err)) lost ??= err as Error;
+      throw err;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(lost);
     }
   }
 

@@ -87,7 +87,7 @@ describe('database outage', () => {
     // Said plainly, rather than as the ECONNREFUSED that follows.
     if (service.child.exitCode !== null) {
       throw new Error(
-        `the service process exited (code ${service.child.exitCode}) during the outage`,
+        `the service process exited (code ${service.child.exitCode}) during the outage:\n${service.output().slice(-3000)}`,
       );
     }
     return rawRequest(service.url, { path: '/health/ready', timeoutMs: 10_000 });

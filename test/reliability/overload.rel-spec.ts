@@ -286,5 +286,5 @@ describe('overload', () => {
     );
     await admin.end();
     expect(rows[0].n).toBe(acknowledged.length);
-  }, 120_000);
+  }, 180_000);
 });

@@ -46,7 +46,9 @@ describe('a streaming read replica (DATABASE_READ_URL)', () => {
       await sleep(100);
     }
     t = await startWatchedApp(guard, 'replica-app', {
+      // The clusters of its own have no runtime role of the run: one role there.
       DATABASE_URL: primary.url('registry'),
+      DATABASE_MIGRATION_URL: '',
       DATABASE_READ_URL: `${replica.url('registry')}?application_name=${READS}`,
     });
     owner = await watchedClient(t, guard);
