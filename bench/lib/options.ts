@@ -127,6 +127,12 @@ export interface MixOptions {
    * one operation.
    */
   ops?: string[];
+  /**
+   * --per-op: each operation alone, one after another in the mix's order (each feeds the next:
+   * CUIRs, registrations, reservations), at its own rate × --rate for --duration: CPU per
+   * request of every operation, in one run.
+   */
+  perOp: boolean;
   /** --capacity: the search for the highest multiple within the p99 limit, then 2× it. */
   capacity?: {
     stepS: number;
@@ -280,6 +286,7 @@ function mixOptions(
     env,
     profile: flags.get('profile') === 'true',
     ...(flags.get('ops') ? { ops: flags.get('ops')!.split(',') } : {}),
+    perOp: flags.get('per-op') === 'true',
     ...(flags.get('capacity') === 'true'
       ? {
           capacity: {

@@ -76,9 +76,14 @@ export async function mix(
     await ctx.sender.drained();
     let run: MixRun | undefined;
     let capacity: CapacityReport | undefined;
+    let perOp: Array<{ op: string; run: MixRun }> | undefined;
     if (m.capacity) capacity = await searchCapacity(ctx);
-    else run = await runAt(ctx, m.rate, m.warmupS, m.durationS, false);
-    await report(bench, startedAt, loadStart, run, capacity);
+    else if (m.perOp) {
+      perOp = [];
+      for (const op of NATIONAL_MIX.map((x) => x.name).filter((x) => !m.ops || m.ops.includes(x)))
+        perOp.push({ op, run: await runAt(ctx, m.rate, m.warmupS, m.durationS, false, [op]) });
+    } else run = await runAt(ctx, m.rate, m.warmupS, m.durationS, false);
+    await report(bench, startedAt, loadStart, run, capacity, perOp);
   } finally {
     tokens.stop();
     ctx.sender.close();
@@ -92,6 +97,7 @@ async function runAt(
   warmupS: number,
   durationS: number,
   readiness: boolean,
+  only?: readonly string[],
 ): Promise<MixRun> {
   await ensureAlive(ctx);
   const { bench, svc, sandbox, state, sender, random } = ctx;
@@ -99,7 +105,8 @@ async function runAt(
   log(
     `mix ×${multiple}: ${warmupS} s warm-up, then ${durationS} s measured (${m.arrivals} arrivals)`,
   );
-  const ops = state.ops().filter((op) => !m.ops || m.ops.includes(op.name));
+  const wanted = only ?? m.ops;
+  const ops = state.ops().filter((op) => !wanted || wanted.includes(op.name));
   const rec = new MixRecorder(ops.map((op) => op.name));
   const cpu = mixCpuSampler({
     servicePid: svc.pid,
@@ -245,6 +252,7 @@ async function report(
   loadStart: number[],
   run: MixRun | undefined,
   capacity: CapacityReport | undefined,
+  perOp?: Array<{ op: string; run: MixRun }>,
 ): Promise<void> {
   const { o, db } = bench;
   const m = o.mix!;
@@ -276,6 +284,7 @@ async function report(
     },
     ...(run ? { run } : {}),
     ...(capacity ? { capacity } : {}),
+    ...(perOp ? { per_op: perOp } : {}),
     startups: bench.startups,
     incidents: bench.incidents,
   };
@@ -295,6 +304,22 @@ async function report(
     out(formatRunNotes(r));
   };
   if (run) show(`×${run.multiple}: ${run.duration_s} s after ${run.warmup_s} s of warm-up`, run);
+  if (perOp) {
+    out('');
+    out(
+      `## Each operation alone, at its rate ×${perOp[0]?.run.multiple}: CPU per answered request`,
+    );
+    out('');
+    out('| operation | rate/s | 2xx/s | p50 ms | p99 ms | service µs/req | PostgreSQL µs/req |');
+    out('|---|---:|---:|---:|---:|---:|---:|');
+    for (const { op, run: r } of perOp) {
+      const t = r.total;
+      const us = r.cpu.us_per_request;
+      out(
+        `| ${op} | ${t.rate.toFixed(1)} | ${t.goodput} | ${t.latency_ms.p50} | ${t.latency_ms.p99} | ${us.service} | ${us.postgres_all} |`,
+      );
+    }
+  }
   if (capacity) {
     out('');
     out(`## Capacity (every p99 ≤ ${capacity.p99_limit_ms} ms, no 5xx, every request answered)`);
