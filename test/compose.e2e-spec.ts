@@ -31,4 +31,14 @@ describe('docker-compose.yml', () => {
     expect(env.API_SECRET_PEPPER).toMatch(/^\$\{API_SECRET_PEPPER:\?/);
     expect(env.VERIFICACION_PUBLICA_CLAVE).toMatch(/^\$\{VERIFICACION_PUBLICA_CLAVE:\?/);
   });
+
+  it('runs the service as a role of its own, the migrations as the owner (SPEC 11.1)', () => {
+    const env = compose.services.api.environment ?? {};
+    const user = (url: string) => new URL(url).username;
+    expect(user(env.DATABASE_MIGRATION_URL)).toBe('registry');
+    expect(user(env.DATABASE_URL)).toBe('registry_app');
+    expect(readFileSync('ops/compose/roles.sql', 'utf8')).toMatch(
+      /CREATE ROLE registry_app LOGIN .*NOSUPERUSER/,
+    );
+  });
 });
