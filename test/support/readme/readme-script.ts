@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ShellBlock } from './markdown-blocks.js';
-import { parseShownAnswer, type ShownAnswer } from './shown-answer.js';
+import { bodyMismatches, parseShownAnswer, type ShownAnswer } from './shown-answer.js';
 
 /** Where a statement or an answer stands in the docs (`README.md:123`). */
 export type Place = string;
@@ -170,4 +172,70 @@ __placeholder() {
   printf '%s' "$v"
 }
 `;
+}
+
+/** One command's recorded answer: curl's (its status from its headers) or the tool's output. */
+function recorded(records: string, n: number) {
+  const read = (ext: string) => {
+    const file = join(records, `${n}.${ext}`);
+    return existsSync(file) ? readFileSync(file, 'utf8') : '';
+  };
+  const statuses = [...read('headers').matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)];
+  return {
+    at: read('at').trim(),
+    kind: read('kind').trim(),
+    status: statuses.length > 0 ? Number(statuses[statuses.length - 1][1]) : undefined,
+    body: read('body'),
+  };
+}
+
+/**
+ * What a run's records say against the answers shown: each shown answer against the command's
+ * answer it follows (status, then every member shown), every shown answer reached, and every
+ * HTTP error status one the text shows (curl -s exits 0 on any status).
+ */
+export function answerProblems(records: string, answers: ShownAt[]): string[] {
+  const problems: string[] = [];
+  const ties = existsSync(join(records, 'answers'))
+    ? readFileSync(join(records, 'answers'), 'utf8').split('\n').filter(Boolean)
+    : [];
+  const shownStatus = new Map<number, number[]>();
+  let previous = 0;
+  for (const tie of ties) {
+    const [i, n] = tie.split(' ').map(Number);
+    const shown = answers[i];
+    if (n === 0 || n === previous) {
+      problems.push(`${shown.at}: an answer shown after no command that answered`);
+      continue;
+    }
+    previous = n;
+    const got = recorded(records, n);
+    if (shown.answer.status !== undefined)
+      shownStatus.set(n, [...(shownStatus.get(n) ?? []), shown.answer.status]);
+    if (shown.answer.status !== undefined && shown.answer.status !== got.status)
+      problems.push(`${shown.at}: shown ${shown.answer.status}, got ${got.status} ${got.body}`);
+    if (!shown.answer.body) continue;
+    let body: unknown;
+    try {
+      body = JSON.parse(got.body);
+    } catch {
+      problems.push(`${shown.at}: shown a JSON answer, got ${JSON.stringify(got.body)}`);
+      continue;
+    }
+    const off = bodyMismatches(shown.answer.body, body);
+    if (off.length > 0)
+      problems.push(
+        `${shown.at}: the answer differs from what the text shows:\n  ${off.join('\n  ')}\n  got: ${got.body}`,
+      );
+  }
+  if (problems.length === 0 && ties.length < answers.length)
+    problems.push(`${answers[ties.length].at}: never reached (the script stopped before it)`);
+  const count = Number(readFileSync(join(records, 'n'), 'utf8'));
+  for (let n = 1; n <= count; n++) {
+    const got = recorded(records, n);
+    if (got.kind !== 'curl' || got.status === undefined || got.status < 400) continue;
+    if (!shownStatus.get(n)?.includes(got.status))
+      problems.push(`${got.at}: answered ${got.status}, which the text does not show: ${got.body}`);
+  }
+  return problems;
 }
