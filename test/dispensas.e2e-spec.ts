@@ -92,10 +92,20 @@ describe('dispensation: POST /v1/dispensas, reservations, reversal', () => {
     expect(detail.estado_receta).toBe('DISPENSADA');
     expect(detail.items.map((i: { dispensado: number }) => i.dispensado)).toEqual([1, 1]);
     expect(detail.dispensas).toHaveLength(2);
-    expect(detail.dispensas[0]).toMatchObject({
-      id: first.body.data.id_dispensa,
+    // One name per field in every view (SPEC 11.11): the dispensation's own answer's names.
+    expect(detail.dispensas[0]).toEqual({
+      id_dispensa: first.body.data.id_dispensa,
+      fecha_dispensa: first.body.data.fecha_dispensa,
       farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
-      items: [{ item: 1, cantidad: 1, codigo: '2105825', sustituido: true }],
+      items: [
+        {
+          item: 1,
+          nombre: first.body.data.items[0].nombre,
+          cantidad_dispensada: 1,
+          codigo: '2105825',
+          sustituido: true,
+        },
+      ],
       revertida: false,
     });
     // Nothing left: no reservation either.

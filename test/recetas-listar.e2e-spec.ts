@@ -114,6 +114,27 @@ describe('listing, detail and tracking are tenant-scoped', () => {
     expect(res.body.error.code).toBe('INVALID_DATE_RANGE');
   });
 
+  it('a "+" of an offset left unencoded in the query (read as a space) is named, with the fix', async () => {
+    // As a shell user types it: `?fecha_desde=2026-01-01T00:00:00+00:00` (the + is a space).
+    const res = await request(t.url)
+      .get(
+        '/v1/recetas/listar?fecha_desde=2026-01-01T00:00:00+00:00&fecha_hasta=2026-12-01T00:00:00Z',
+      )
+      .set(a.headers)
+      .expect(400);
+    expect(res.body.error.code).toBe('INVALID_DATE_RANGE');
+    expect(res.body.error.message).toMatch(/"\+".*%2B.*Z/);
+    expect(res.body.error.details).toEqual([
+      { field: 'fecha_desde', issue: res.body.error.message },
+    ]);
+    // A date that is simply wrong keeps the plain message.
+    const plain = await list(a, {
+      fecha_desde: '2026-13-01T00:00:00Z',
+      fecha_hasta: '2026-12-01T00:00:00Z',
+    }).expect(400);
+    expect(plain.body.error.message).not.toMatch(/%2B/);
+  });
+
   it.each([
     [{ per_page: 201 }, 'per_page'],
     [{ per_page: 0 }, 'per_page'],

@@ -143,7 +143,8 @@ describe('webhooks: signed events when a transaction completes or fails', () => 
     ]) {
       await expect(cli(['clients', 'update', c.key, '--webhook-url', url])).rejects.toMatchObject({
         code: 1,
-        stderr: expect.stringContaining('Webhook URL refused'),
+        // Names the setting that allows one (a receiver on the developer's machine, the sandbox's).
+        stderr: expect.stringMatching(/Webhook URL refused.*WEBHOOK_ALLOW_PRIVATE/),
       });
     }
     const ok = JSON.parse(
@@ -152,5 +153,23 @@ describe('webhooks: signed events when a transaction completes or fails', () => 
     );
     expect(ok.webhook_url).toBe('https://8.8.8.8/hook');
     expect(ok.webhook_secret).toMatch(/^whsec_/);
+  });
+
+  it("the tool's --webhook-url help names every event a client receives", async () => {
+    const { stdout } = await run(process.execPath, [
+      'dist/src/cli/main.js',
+      'clients',
+      'update',
+      '--help',
+    ]);
+    const help = stdout.replace(/\s+/g, ' ');
+    for (const type of [
+      'receta.completed',
+      'receta.failed',
+      'receta.anulada',
+      'receta.dispensada',
+      'receta.dispensa_revertida',
+    ])
+      expect(help).toContain(type);
   });
 });

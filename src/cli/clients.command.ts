@@ -6,6 +6,7 @@ import type {
   IssuedCredentials,
 } from '../auth/api-clients.service.js';
 import { parseScopes } from '../auth/api-clients.service.js';
+import { RECETA_WEBHOOK_TYPES } from '../recetas/notificacion/webhook-types.js';
 import type { Output } from './output.js';
 
 const onOff = (value: string): boolean => {
@@ -123,7 +124,7 @@ export function clientsCommand(
       .option('--scopes <list>', 'comma-separated scopes, or "all"')
       .option(
         '--webhook-url <url|none>',
-        'where COMPLETED/FAILED events are POSTed (a new signing secret is printed once); none removes it',
+        `where the client's events are POSTed (${RECETA_WEBHOOK_TYPES.join(', ')}; a new signing secret is printed once); none removes it. A private or loopback target needs WEBHOOK_ALLOW_PRIVATE=true`,
       ),
   ).action((ref: string, flags: SettingsFlags) =>
     run(async (svc) => printView(out, await svc.update(ref, settingsFrom(flags)), flags.json)),

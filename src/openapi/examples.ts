@@ -79,14 +79,14 @@ const COMPLETED = {
 };
 /** The detail's `dispensas` entry of the story's dispensation (as GET /v1/dispensas/{id} shows it). */
 const DISPENSA_DE_RECETA = {
-  id: EXAMPLE_IDS.id_dispensa,
-  fecha: EXAMPLE_IDS.dispensada,
+  id_dispensa: EXAMPLE_IDS.id_dispensa,
+  fecha_dispensa: EXAMPLE_IDS.dispensada,
   farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
   items: [
     {
       item: 1,
       nombre: 'Ibuprofeno 400 mg comprimidos',
-      cantidad: 2,
+      cantidad_dispensada: 2,
       codigo: EXAMPLE_IDS.codigo,
       sustituido: false,
     },

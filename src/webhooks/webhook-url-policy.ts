@@ -89,6 +89,6 @@ export async function webhookUrlProblem(
     return 'host does not resolve';
   }
   return addresses.some(isPrivateAddress)
-    ? 'must not point at a private, loopback, link-local or reserved address'
+    ? 'must not point at a private, loopback, link-local or reserved address (WEBHOOK_ALLOW_PRIVATE=true allows one: a receiver on this machine or network)'
     : null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, Max, Min, type ValidationArguments } from 'class-validator';
 import { DomainError } from '../errors/domain-error.js';
 import { DATE_TIME_MAX_LENGTH, DATE_TIME_WITH_OFFSET_PATTERN } from './patterns.js';
 import {
@@ -7,11 +7,18 @@ import {
   DecimalInt,
   IsIsoDateTimeWithOffset,
   parseIsoWithOffset,
+  plusReadAsSpace,
 } from './validators.js';
 
 /** A bad date answers INVALID_DATE_RANGE (contract §3), not the generic VALIDATION_FAILED. */
 const dateRange = { context: { code: 'INVALID_DATE_RANGE' } };
-const dateMessage = `must be an ISO 8601 date-time with offset, ${DATE_RANGE_TEXT}`;
+const plainDateMessage = `must be an ISO 8601 date-time with offset, ${DATE_RANGE_TEXT}`;
+/** The plain rule, or, when the offset's "+" came unencoded (read as a space), how to send it. */
+const dateMessage = ({ value }: ValidationArguments): string =>
+  plusReadAsSpace(value)
+    ? `${plainDateMessage}; a "+" in a query string reads as a space: write the offset's + as %2B (+00:00 as %2B00:00), or use Z`
+    : plainDateMessage;
+const PLUS_IN_QUERY = 'a "+" offset is sent as %2B (a bare + reads as a space), or use Z';
 const pageMessage = 'must be an integer ≥ 1 and ≤ 1000000';
 const perPageMessage = 'must be an integer from 1 to 200';
 
@@ -22,7 +29,7 @@ export const DATE_RANGE_QUERY_ERRORS =
 /** The query of a listing over an inclusive date range, paged (per_page ≤ 200, default 50). */
 export class DateRangePageQuery {
   @ApiProperty({
-    description: `Start of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}`,
+    description: `Start of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}; ${PLUS_IN_QUERY}`,
     example: '2026-11-01T00:00:00-03:00',
     format: 'date-time',
     pattern: DATE_TIME_WITH_OFFSET_PATTERN,
@@ -33,7 +40,7 @@ export class DateRangePageQuery {
   fecha_desde: string;
 
   @ApiProperty({
-    description: `End of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}; not before fecha_desde`,
+    description: `End of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}; not before fecha_desde; ${PLUS_IN_QUERY}`,
     example: '2026-11-30T23:59:59-03:00',
     format: 'date-time',
     pattern: DATE_TIME_WITH_OFFSET_PATTERN,

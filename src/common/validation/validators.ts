@@ -18,6 +18,17 @@ export const MIN_YEAR = 1900;
 export const DATE_RANGE_TEXT = `from year ${MIN_YEAR} to 9999`;
 
 /**
+ * Whether a query's date-time reads as one whose offset's "+" was sent unencoded: a query string
+ * decodes "+" as a space, so `…T00:00:00+00:00` arrives as `…T00:00:00 00:00`.
+ */
+export function plusReadAsSpace(value: unknown): boolean {
+  return (
+    typeof value === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)? \d{2}(:?\d{2})?$/.test(value)
+  );
+}
+
+/**
  * Parses an ISO 8601 date-time with offset written from year MIN_YEAR to 9999, or returns
  * undefined (also for impossible dates).
  */

@@ -137,14 +137,15 @@ function lifeOf(r: RecetaEntity, vida: VidaReceta) {
     anulacion: vida.anulacion
       ? { at: vida.anulacion.at.toISOString(), motivo: vida.anulacion.motivo }
       : null,
+    // The dispensation's own names (SPEC 11.11), as its answer and the authority's view give them.
     dispensas: vida.dispensas.map((d) => ({
-      id: d.id,
-      fecha: d.fecha_dispensa.toISOString(),
+      id_dispensa: d.id,
+      fecha_dispensa: d.fecha_dispensa.toISOString(),
       farmacia: d.farmacia,
       items: d.items.map((i) => ({
         item: i.item,
         nombre: r.items[i.item - 1]?.nombre ?? '',
-        cantidad: i.cantidad,
+        cantidad_dispensada: i.cantidad,
         ...(i.codigo ? { codigo: i.codigo } : {}),
         sustituido: i.sustituido,
       })),

@@ -5,19 +5,13 @@ import { JobQueue } from '../../queue/job-queue.js';
 import type { Receta } from '../receta.js';
 import type { AttemptOutcome } from '../recetas.repository.js';
 import { WebhookDeliveryJob } from './webhook-delivery.job.js';
+import type { RecetaWebhookType } from './webhook-types.js';
 
 const HAS_WEBHOOK_TTL_MS = 5_000;
 
-/**
- * The webhooks a prescription's owner receives (contract §3, §7); the payload calls each one an
- * `event` (the wire's word), a word the code keeps for the event log (auditoria).
- */
-export type RecetaWebhookType =
-  | 'receta.completed'
-  | 'receta.failed'
-  | 'receta.anulada'
-  | 'receta.dispensada'
-  | 'receta.dispensa_revertida';
+// The payload calls each one an `event` (the wire's word), a word the code keeps for the event
+// log (auditoria).
+export { RECETA_WEBHOOK_TYPES, type RecetaWebhookType } from './webhook-types.js';
 
 /**
  * Tells a client what happened to one of its prescriptions: a webhook queued in the same

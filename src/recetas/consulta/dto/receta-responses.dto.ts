@@ -92,14 +92,14 @@ export class RecetaDetalleDto {
     description: 'Its dispensations, oldest first, reversed ones included',
     example: [
       {
-        id: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
-        fecha: '2026-11-23T13:25:00Z',
+        id_dispensa: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+        fecha_dispensa: '2026-11-23T13:25:00Z',
         farmacia: { cuit: '30712345671', nombre: 'Farmacia Central' },
         items: [
           {
             item: 1,
             nombre: 'Ibuprofeno 400 mg comprimidos',
-            cantidad: 2,
+            cantidad_dispensada: 2,
             codigo: '1336421',
             sustituido: false,
           },

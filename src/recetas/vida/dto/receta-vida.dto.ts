@@ -49,16 +49,18 @@ export class DispensaDeRecetaItemDto {
     maximum: 999,
     description: 'Units dispensed (at most the prescribed)',
   })
-  cantidad: number;
+  cantidad_dispensada: number;
   @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1336421' })
   codigo?: string;
   @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
 }
 
+/** A dispensation in the owner's detail, under the names its own answer uses (SPEC 11.11). */
 export class DispensaDeRecetaDto {
-  @ApiProperty({ format: 'uuid', example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' }) id: string;
-  @ApiProperty({ format: 'date-time', description: 'When it was dispensed (fecha_dispensa)' })
-  fecha: string;
+  @ApiProperty({ format: 'uuid', example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' })
+  id_dispensa: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was dispensed' })
+  fecha_dispensa: string;
   @ApiProperty({ type: FarmaciaDto }) farmacia: FarmaciaDto;
   @ApiProperty({ type: [DispensaDeRecetaItemDto], maxItems: 10 }) items: DispensaDeRecetaItemDto[];
   @ApiProperty({ description: 'Reversed by the dispenser: its items are dispensable again' })
