@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
@@ -6,18 +7,20 @@ import { auditoriaSettings } from './auditoria.settings.js';
 import type { AuditoriaSettings } from './auditoria.settings.js';
 import { AuditSealer } from './audit-sealer.js';
 
+const SEAL_INTERVAL = 'auditoria-sellar';
+
 /**
  * Seals the event log every AUDIT_SEAL_SECONDS (0: never; `auditoria sellar` remains) on
- * every instance; the sealer's lock makes the others skip. A plain unref'd timer, like the
- * catalogue sync's: it never keeps the process alive, and a tick while a run is still going
+ * every instance; the sealer's lock makes the others skip. An unref'd interval in the schedule
+ * module's registry: it never keeps the process alive, and a tick while a run is still going
  * joins it instead of starting another.
  */
 @Injectable()
 export class AuditSealScheduler implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer?: NodeJS.Timeout;
   private readonly log: Logger;
 
   constructor(
+    private readonly schedule: SchedulerRegistry,
     private readonly sealer: AuditSealer,
     @InjectSettings(auditoriaSettings) private readonly settings: AuditoriaSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
@@ -27,12 +30,16 @@ export class AuditSealScheduler implements OnApplicationBootstrap, OnModuleDestr
 
   onApplicationBootstrap(): void {
     const seconds = this.settings.sealSeconds;
-    if (seconds > 0) this.timer = setInterval(() => void this.tick(), seconds * 1000).unref();
+    if (seconds > 0) {
+      const timer = setInterval(() => void this.tick(), seconds * 1000).unref();
+      this.schedule.addInterval(SEAL_INTERVAL, timer);
+    }
   }
 
-  /** Stops the timer and waits for a seal in progress, before the pool closes. */
+  /** Stops the ticks (before the schedule module would) and waits for a seal in progress. */
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
+    if (this.schedule.doesExist('interval', SEAL_INTERVAL))
+      this.schedule.deleteInterval(SEAL_INTERVAL);
     await this.sealer.idle();
   }
 

@@ -1,3 +1,4 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { RequestFingerprint } from './canonical-hash.js';
 import { FakeIdempotencyRepository } from '../../test/support/fakes/idempotency.fakes.js';
@@ -15,6 +16,7 @@ async function setup() {
   const keys = new FakeIdempotencyRepository();
   const { service } = await buildService(IdempotencyService, [
     fake(IdempotencyRepository, keys as unknown as IdempotencyRepository),
+    SchedulerRegistry,
   ]);
   return { service, keys };
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { UUID } from '../common/validation/patterns.js';
 import type { Logger } from 'pino';
@@ -24,8 +25,7 @@ const CLEANUP_INTERVAL_MS = 15 * 60_000;
  * stored, keys kept 24 h.
  */
 @Injectable()
-export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
-  private cleanupTimer?: NodeJS.Timeout;
+export class IdempotencyService implements OnModuleInit {
   private readonly log: Logger;
   private readonly clave: KeyObject;
 
@@ -33,6 +33,7 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     private readonly keys: IdempotencyRepository,
     @Inject(ROOT_LOGGER) logger: Logger,
     @InjectSettings(authSettings) auth: AuthSettings,
+    private readonly schedule: SchedulerRegistry,
   ) {
     this.log = logger.child({ component: 'idempotency' });
     this.clave = createSecretKey(claveDerivada(auth.secretPepper, LABEL_HUELLA));
@@ -123,17 +124,15 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     return this.keys.release(clientId, key);
   }
 
+  /** Expired keys are deleted every 15 minutes (unref'd; the schedule module clears it at shutdown). */
   onModuleInit(): void {
-    this.cleanupTimer = setInterval(() => {
+    const timer = setInterval(() => {
       this.keys
         .deleteExpired()
         .then((n) => n > 0 && this.log.info({ deleted: n }, 'expired idempotency keys removed'))
         .catch((err: unknown) => this.log.warn({ err }, 'idempotency cleanup failed'));
     }, CLEANUP_INTERVAL_MS).unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.cleanupTimer);
+    this.schedule.addInterval('idempotency-cleanup', timer);
   }
 }
 

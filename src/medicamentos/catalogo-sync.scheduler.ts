@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
@@ -6,19 +7,21 @@ import { medicamentosSettings } from './medicamentos.settings.js';
 import type { MedicamentosSettings } from './medicamentos.settings.js';
 import { CatalogoSyncService, MirrorLoadingElsewhere } from './catalogo-sync.service.js';
 
+const SYNC_INTERVAL = 'catalogo-sync';
+
 /**
  * When the sync runs inside the service: once at start if the mirror is empty (unless
  * CATALOG_SYNC_ON_START=false; a search on an empty mirror still syncs first), then every
- * CATALOG_SYNC_INTERVAL_MINUTES (0: never; the CLI command remains). A plain unref'd timer:
- * it needs no scheduler module, never keeps the process alive, and instances that synced
+ * CATALOG_SYNC_INTERVAL_MINUTES (0: never; the CLI command remains). An unref'd interval in
+ * the schedule module's registry: it never keeps the process alive, and instances that synced
  * recently make the others' scheduled runs skip (see CatalogoSyncService.isFresh).
  */
 @Injectable()
 export class CatalogoSyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer?: NodeJS.Timeout;
   private readonly log: Logger;
 
   constructor(
+    private readonly schedule: SchedulerRegistry,
     private readonly sync: CatalogoSyncService,
     @InjectSettings(medicamentosSettings) private readonly settings: MedicamentosSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
@@ -39,14 +42,17 @@ export class CatalogoSyncScheduler implements OnApplicationBootstrap, OnModuleDe
     }
     const minutes = this.settings.syncIntervalMinutes;
     if (minutes > 0) {
-      this.timer = setInterval(() => {
+      const timer = setInterval(() => {
         this.sync.run('scheduled').catch(() => undefined); // logged by the sync
       }, minutes * 60_000).unref();
+      this.schedule.addInterval(SYNC_INTERVAL, timer);
     }
   }
 
+  /** Stops the ticks (before the schedule module would) and waits for a sync in progress. */
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
+    if (this.schedule.doesExist('interval', SYNC_INTERVAL))
+      this.schedule.deleteInterval(SYNC_INTERVAL);
     await this.sync.stop();
   }
 }

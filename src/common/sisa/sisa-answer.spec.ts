@@ -106,6 +106,60 @@ describe('decodeSisaAnswer', () => {
   });
 });
 
+describe('decodeSisaAnswer, XML', () => {
+  const record = (inner: string, root = 'ciudadano') =>
+    decodeSisaAnswer(
+      'renaper',
+      ok(`${XML_HEAD}<${root}><resultado>OK</resultado>${inner}</${root}>`),
+    );
+
+  it('reads the tree SISA sends as JSON: text, nesting, a repeated child, empty elements', () => {
+    expect(record('<a>007</a><b><c>x</c><c>y</c></b><l><i>only</i></l><e></e><f/>')).toEqual({
+      resultado: 'OK',
+      a: '007', // text stays text
+      b: { c: ['x', 'y'] },
+      l: { i: 'only' }, // the list-of-one quirk is for listOf/asList
+      e: '',
+      f: '',
+    });
+  });
+
+  it('decodes entities, character references and CDATA; ignores attributes, comments, BOM', () => {
+    const answer = record(
+      '<a k="v">A &amp; B &lt;C&gt; &quot;d&quot; &apos;e&apos;</a><!-- c --><b>&#209;&#xF1;</b>' +
+        '<c><![CDATA[<x> & y]]></c><d>GÓMEZ</d>',
+    );
+    expect(answer).toEqual({
+      resultado: 'OK',
+      a: 'A & B <C> "d" \'e\'',
+      b: 'Ññ',
+      c: '<x> & y',
+      d: 'GÓMEZ',
+    });
+    expect(decodeSisaAnswer('renaper', ok('\uFEFF<r><resultado>OK</resultado></r>'))).toEqual({
+      resultado: 'OK',
+    });
+  });
+
+  it.each([
+    ['an unclosed element', '<r><resultado>OK</resultado>'],
+    ['a mismatched end tag', '<r><resultado>OK</b></r>'],
+    ['content after the root', '<r><resultado>OK</resultado></r><s/>'],
+    [
+      'a DOCTYPE (entity expansion)',
+      '<!DOCTYPE r [<!ENTITY x "OK">]><r><resultado>&x;</resultado></r>',
+    ],
+    ['a broken attribute', '<r a=1><resultado>OK</resultado></r>'],
+    ['an unterminated comment', '<r><resultado>OK</resultado><!-- </r>'],
+    ['a prototype-polluting name', '<r><resultado>OK</resultado><__proto__>x</__proto__></r>'],
+    ['absurd nesting', '<r>' + '<a>'.repeat(100_000) + '</a>'.repeat(100_000) + '</r>'],
+  ])('refuses %s as INVALID_XML, without echoing it', (_label, body) => {
+    const f = failure(ok(body));
+    expect([f.upstreamCode, f.retriable]).toEqual(['INVALID_XML', true]);
+    expect(f.message).not.toContain('resultado');
+  });
+});
+
 describe('SISA list and scalar helpers', () => {
   it('asList: a bare element is a list of one; absent or empty is an empty list', () => {
     expect(asList({ a: 1 })).toEqual([{ a: 1 }]);

@@ -3,9 +3,9 @@
  * a `resultado` code, XML unless JSON is asked for (and sometimes despite it), a one-element
  * list sent as the bare element. Pure functions, no I/O: the adapters feed them the raw answer.
  */
+import { XMLParser } from 'fast-xml-parser';
 import { UpstreamFailure } from '../resilience/upstream-failure.js';
 import { cleanExternalText } from '../validation/request-text.js';
-import { parseXml, XmlParseError } from './simple-xml.js';
 
 export interface SisaHttpAnswer {
   status: number;
@@ -34,6 +34,32 @@ function safeCode(raw: string): string {
   return /^[A-Z0-9_ ]{1,40}$/.test(raw) ? raw : 'UNKNOWN_RESULTADO';
 }
 
+/**
+ * SISA's XML read as the tree it sends as JSON: text stays text ('007' is no number), a repeated
+ * child becomes an array, an empty element '', attributes are ignored.
+ */
+const xml = new XMLParser({
+  parseTagValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  htmlEntities: true, // what makes it decode character references (&#233;)
+  maxNestedTags: 64,
+});
+
+/**
+ * The root element's value; undefined when the document is malformed, has several roots, or a
+ * DOCTYPE (SISA declares no entities, so none are expanded).
+ */
+function parseXml(body: string): unknown {
+  if (/<!DOCTYPE/i.test(body)) return undefined;
+  try {
+    const roots = Object.values(xml.parse(body, true) as Record<string, unknown>);
+    return roots.length === 1 ? roots[0] : undefined;
+  } catch {
+    return undefined; // the parser's message may quote the body: not logged
+  }
+}
+
 function parseBody(system: string, answer: SisaHttpAnswer): SisaRecord {
   const body = answer.body.replace(/^\uFEFF/, '').trim();
   const fail = (code: string) => new UpstreamFailure(system, code, true);
@@ -50,14 +76,10 @@ function parseBody(system: string, answer: SisaHttpAnswer): SisaRecord {
   if (body.startsWith('<')) {
     // A fronting proxy's error page is HTML, not SISA's XML.
     if (/^<(!doctype\s+html|html)[\s>]/i.test(body)) throw fail('UNEXPECTED_HTML');
-    try {
-      const { value } = parseXml(body);
-      if (isRecord(value)) return value;
-      throw fail('INVALID_SHAPE');
-    } catch (err) {
-      if (err instanceof XmlParseError) throw fail('INVALID_XML');
-      throw err;
-    }
+    const value = parseXml(body);
+    if (value === undefined) throw fail('INVALID_XML');
+    if (!isRecord(value)) throw fail('INVALID_SHAPE');
+    return value;
   }
   throw fail(body === '' ? 'EMPTY_BODY' : 'UNEXPECTED_BODY');
 }
