@@ -76,12 +76,21 @@ export async function mix(
     await ctx.sender.drained();
     let run: MixRun | undefined;
     let capacity: CapacityReport | undefined;
-    let perOp: Array<{ op: string; run: MixRun }> | undefined;
+    let perOp: PerOp[] | undefined;
     if (m.capacity) capacity = await searchCapacity(ctx);
     else if (m.perOp) {
       perOp = [];
-      for (const op of NATIONAL_MIX.map((x) => x.name).filter((x) => !m.ops || m.ops.includes(x)))
-        perOp.push({ op, run: await runAt(ctx, m.rate, m.warmupS, m.durationS, false, [op]) });
+      for (const op of NATIONAL_MIX.map((x) => x.name).filter((x) => !m.ops || m.ops.includes(x))) {
+        // The work an operation leaves behind (the registrations' ministry deliveries) is
+        // counted in its own window, not in the next operation's.
+        await quiet(ctx);
+        const idle = await idleCores(ctx);
+        perOp.push({
+          op,
+          idle,
+          run: await runAt(ctx, m.rate, m.warmupS, m.durationS, false, [op]),
+        });
+      }
     } else run = await runAt(ctx, m.rate, m.warmupS, m.durationS, false);
     await report(bench, startedAt, loadStart, run, capacity, perOp);
   } finally {
@@ -161,6 +170,44 @@ async function runAt(
       `generator ${run.cpu.cores.generator} cores`,
   );
   return run;
+}
+
+/** One operation alone, and the cores the service and PostgreSQL used idle just before it. */
+interface PerOp {
+  op: string;
+  idle: { service: number; postgres: number };
+  run: MixRun;
+}
+
+/** The cores the service and PostgreSQL use with no load for 5 s (pollers, timers). */
+async function idleCores(ctx: Ctx): Promise<PerOp['idle']> {
+  const cpu = mixCpuSampler({
+    servicePid: ctx.svc.pid,
+    sandboxPid: ctx.sandbox.pid,
+    pool: ctx.bench.db.pool,
+    dbName: ctx.bench.db.name,
+    postmaster: ctx.postmaster,
+  });
+  cpu.start();
+  await delay(5000);
+  const c = (await cpu.stop())(1).cores;
+  return { service: c.service, postgres: c.postgres_all };
+}
+
+/**
+ * Until the ministry's backlog is empty (every registration delivered: the deliveries are a
+ * registration's own work), at most two minutes, then two quiet seconds.
+ */
+async function quiet(ctx: Ctx): Promise<void> {
+  const backlog = async () => {
+    const text = await fetch(`${ctx.svc.url}/metrics`)
+      .then((r) => r.text())
+      .catch(() => '');
+    return Number(/^ministry_backlog_transactions (\d+)/m.exec(text)?.[1] ?? NaN);
+  };
+  const until = performance.now() + 120_000;
+  while (performance.now() < until && (await backlog()) !== 0) await delay(500);
+  await delay(2000);
 }
 
 /** A service that died in an earlier run is started again (the incident recorded), with a new sender. */
@@ -252,7 +299,7 @@ async function report(
   loadStart: number[],
   run: MixRun | undefined,
   capacity: CapacityReport | undefined,
-  perOp?: Array<{ op: string; run: MixRun }>,
+  perOp?: PerOp[],
 ): Promise<void> {
   const { o, db } = bench;
   const m = o.mix!;
@@ -310,13 +357,20 @@ async function report(
       `## Each operation alone, at its rate ×${perOp[0]?.run.multiple}: CPU per answered request`,
     );
     out('');
-    out('| operation | rate/s | 2xx/s | p50 ms | p99 ms | service µs/req | PostgreSQL µs/req |');
-    out('|---|---:|---:|---:|---:|---:|---:|');
-    for (const { op, run: r } of perOp) {
+    out(
+      'Net of the cores each used idle in the 5 s before (pollers, timers): (cores − idle) ÷ 2xx/s.',
+    );
+    out('');
+    out(
+      '| operation | rate/s | 2xx/s | p50 ms | p99 ms | service µs/req | PostgreSQL µs/req | idle service / PG cores |',
+    );
+    out('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const { op, idle, run: r } of perOp) {
       const t = r.total;
-      const us = r.cpu.us_per_request;
+      const net = (cores: number, idleCores: number) =>
+        Math.round((Math.max(0, cores - idleCores) * 1e6) / Math.max(t.goodput, 1));
       out(
-        `| ${op} | ${t.rate.toFixed(1)} | ${t.goodput} | ${t.latency_ms.p50} | ${t.latency_ms.p99} | ${us.service} | ${us.postgres_all} |`,
+        `| ${op} | ${t.rate.toFixed(1)} | ${t.goodput} | ${t.latency_ms.p50} | ${t.latency_ms.p99} | ${net(r.cpu.cores.service, idle.service)} | ${net(r.cpu.cores.postgres_all, idle.postgres)} | ${idle.service} / ${idle.postgres} |`,
       );
     }
   }

@@ -45,14 +45,8 @@ export class Transactions {
   private readonly current = new AsyncLocalStorage<EntityManager>();
   /** The replica's connection while `onReplica` runs (never inside a transaction). */
   private readonly replica = new AsyncLocalStorage<QueryRunner>();
-  /**
-   * The prepared statements' names (the same on every connection of the pool), by the length
-   * of their text, then the text. A hot path's text is composed anew on every call (a few KB);
-   * a Map keyed by it hashes every character each time (~9 µs a registration under load),
-   * where a length and one comparison cost ~2.
-   */
-  private readonly preparedNames = new Map<number, Array<{ text: string; name: string }>>();
-  private preparedCount = 0;
+  /** The prepared statements' names by their text (the same on every connection of the pool). */
+  private readonly preparedNames = new Map<string, string>();
   /** Whether `prepared` names its statements: until a pooler between loses a name. */
   private namedStatements = true;
 
@@ -184,13 +178,10 @@ export class Transactions {
 
   /** The text's name, or undefined beyond PREPARED_TEXTS_MAX texts. */
   private nameOf(sql: string): string | undefined {
-    const sameLength = this.preparedNames.get(sql.length);
-    const known = sameLength?.find((s) => s.text === sql);
-    if (known) return known.name;
-    if (this.preparedCount >= PREPARED_TEXTS_MAX) return undefined;
-    const name = `hot_${++this.preparedCount}`;
-    if (sameLength) sameLength.push({ text: sql, name });
-    else this.preparedNames.set(sql.length, [{ text: sql, name }]);
+    const known = this.preparedNames.get(sql);
+    if (known || this.preparedNames.size >= PREPARED_TEXTS_MAX) return known;
+    const name = `hot_${this.preparedNames.size + 1}`;
+    this.preparedNames.set(sql, name);
     return name;
   }
 

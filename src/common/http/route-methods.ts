@@ -20,11 +20,11 @@ interface RouteEntry {
 export class RouteMethodIndex {
   private entries: RouteEntry[] = [];
   /**
-   * The answers for paths asked before: every POST asks (json-only.middleware), and testing
-   * each route's pattern cost ~9 µs a request under load. Bounded: paths carry ids, so the
-   * memory is dropped whole when full rather than growing with them.
+   * The answers for the paths that are routes' literal paths (`/v1/recetas/registrar`, the POSTs
+   * every request asks about: json-only.middleware), worked out once when the routes load; a
+   * path with an id is matched against the patterns.
    */
-  private readonly answers = new Map<string, readonly string[]>();
+  private literal = new Map<string, readonly string[]>();
 
   loadFrom(express: Express): void {
     const stack = (express as unknown as { router?: { stack?: unknown[] } }).router?.stack ?? [];
@@ -45,36 +45,31 @@ export class RouteMethodIndex {
       shape: shapeOf(path),
       methods,
     }));
-    this.answers.clear();
+    this.literal = new Map(
+      [...byPath.keys()]
+        .filter((path) => !path.includes(':'))
+        .map((path) => [path, this.match(path)] as const),
+    );
   }
 
   /** Methods registered for this path; empty when no route has the path at all. */
   allowedMethods(path: string): readonly string[] {
-    let answer = this.answers.get(path);
-    if (answer === undefined) {
-      let shape: string | undefined;
-      const found = new Set<string>();
-      for (const e of this.entries) {
-        if (!e.pattern.test(path)) continue;
-        if (shape !== undefined && e.shape > shape) continue;
-        if (shape === undefined || e.shape < shape) found.clear();
-        shape = e.shape;
-        e.methods.forEach((m) => found.add(m));
-      }
-      answer = Object.freeze([...found]);
-      if (path.length <= PATH_REMEMBERED_MAX) {
-        if (this.answers.size >= ANSWERS_MAX) this.answers.clear();
-        this.answers.set(path, answer);
-      }
+    return this.literal.get(path) ?? this.match(path);
+  }
+
+  private match(path: string): readonly string[] {
+    let shape: string | undefined;
+    const found = new Set<string>();
+    for (const e of this.entries) {
+      if (!e.pattern.test(path)) continue;
+      if (shape !== undefined && e.shape > shape) continue;
+      if (shape === undefined || e.shape < shape) found.clear();
+      shape = e.shape;
+      e.methods.forEach((m) => found.add(m));
     }
-    return answer;
+    return Object.freeze([...found]);
   }
 }
-
-/** Distinct paths remembered, each at most PATH_REMEMBERED_MAX long: half a megabyte at most. */
-const ANSWERS_MAX = 2_000;
-/** Longer paths (no route's is) are answered without being remembered. */
-const PATH_REMEMBERED_MAX = 256;
 
 const shapeOf = (path: string): string =>
   path

@@ -1,7 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error.js';
 import { ErrorCode, ErrorDetail } from '../errors/error-codes.js';
-import { cacheValidationMetadata } from './metadata-cache.js';
 import { pathText, refusedText } from './request-text.js';
 import { assertFewUnknownKeys, capDetails, unknownFields } from './unknown-fields.js';
 
@@ -27,7 +26,6 @@ export class RequestValidationPipe extends ValidationPipe {
       stopAtFirstError: true,
       exceptionFactory: (errors) => toDomainError(errors),
     });
-    cacheValidationMetadata();
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
