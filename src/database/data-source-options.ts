@@ -24,7 +24,8 @@ export function dataSourceOptions(
       max: poolSize,
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
-      application_name: 'prescription-registry',
+      // One name per process: pg_stat_activity tells a worker's sessions from its siblings'.
+      application_name: `prescription-registry ${process.pid}`,
       // A statement that outlives the request that asked for it is abandoned on both sides.
       statement_timeout: statementTimeoutMs,
       query_timeout: statementTimeoutMs + 1000,

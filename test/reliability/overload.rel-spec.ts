@@ -61,6 +61,11 @@ function send(
 }
 
 /** The processes whose parent is `pid` (from /proc). */
+/** The service's processes (other suites share the database: their sessions are not ours). */
+function descendantsOf(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(descendantsOf)];
+}
+
 function childrenOf(pid: number): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
@@ -201,7 +206,8 @@ describe('overload', () => {
       expect(Date.now() - started).toBeLessThan(4000);
       const { rows } = await admin.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+          WHERE wait_event_type = 'Lock' AND application_name = ANY($1)`,
+        [descendantsOf(service.child.pid!).map((pid) => `prescription-registry ${pid}`)],
       );
       expect(rows[0].n).toBe(0);
     } finally {
