@@ -52,9 +52,9 @@ import {
   MINISTERIO_QUEUE,
 } from '../src/recetas/notificacion/ministerio-delivery.sql.js';
 import {
-  insertRegistrationSql,
+  insertRegistroSql,
   pendingAnswer,
-  type RegistrationRequest,
+  type RegistroRequest,
 } from '../src/recetas/registro/registro.sql.js';
 import type { CompanionStatement } from '../src/common/sql/sql-params.js';
 
@@ -80,7 +80,7 @@ export interface Answer {
  * outside the surface bench/ may read): the request's start date or the date of fecha_creacion
  * in Argentina time (UTC−03:00), for 30 days (CUIR type 01) or 60, inclusive — the defaults.
  */
-function vigencia(r: RegistrationRequest): { desde: string; hasta: string } {
+function vigencia(r: RegistroRequest): { desde: string; hasta: string } {
   const day = 86_400_000;
   const desde =
     r.fecha_inicio_vigencia ??
@@ -113,7 +113,7 @@ function sealed(column: string, cuir: string, text: string): Buffer {
  * (src/recetas/cifrado/datos-personales.ts: the compact JSON of those present, under the same
  * short keys; null without any).
  */
-function seal(r: RegistrationRequest) {
+function seal(r: RegistroRequest) {
   const { paciente: p, cobertura: k, diagnostico: d } = r;
   // JSON.stringify leaves the undefined members out, as the service does.
   const personales =
@@ -166,7 +166,7 @@ export const failure = (status: number, code: string): Answer => ({
  */
 export async function register(
   clientId: string,
-  request: RegistrationRequest,
+  request: RegistroRequest,
   path: string,
   idempotencyKey: unknown,
 ): Promise<Answer> {
@@ -200,7 +200,7 @@ export async function register(
     requestId: null,
     clientRequestId: null,
   });
-  const statement = insertRegistrationSql(
+  const statement = insertRegistroSql(
     clientId,
     request,
     seal(request),

@@ -15,7 +15,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Answer, failure, list, pool, register } from './baseline-core.js';
-import type { RegistrationRequest } from '../src/recetas/registro/registro.sql.js';
+import type { RegistroRequest } from '../src/recetas/registro/registro.sql.js';
 
 function send(res: ServerResponse, { status, body }: Answer): void {
   const text = JSON.stringify(body);
@@ -41,7 +41,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (url.pathname === '/health/ready') return send(res, { status: 200, body: { status: 'ok' } });
   if (typeof client !== 'string') return send(res, failure(401, 'UNAUTHENTICATED'));
   if (req.method === 'POST' && url.pathname === '/v1/recetas/registrar') {
-    const dto = JSON.parse(await readBody(req)) as RegistrationRequest;
+    const dto = JSON.parse(await readBody(req)) as RegistroRequest;
     return send(res, await register(client, dto, url.pathname, req.headers['idempotency-key']));
   }
   if (req.method === 'GET' && url.pathname === '/v1/recetas/listar')

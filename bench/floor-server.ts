@@ -14,7 +14,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { type Answer, failure, list, pool, register } from './baseline-core.js';
-import type { RegistrationRequest } from '../src/recetas/registro/registro.sql.js';
+import type { RegistroRequest } from '../src/recetas/registro/registro.sql.js';
 
 /** Answers as a Nest handler does: the status on the response, the body as the return value. */
 function answer(res: Response, a: Answer): unknown {
@@ -37,7 +37,7 @@ class FloorController {
     @Headers('idempotency-key') key: string | undefined,
   ): Promise<unknown> {
     if (!client) return answer(res, failure(401, 'UNAUTHENTICATED'));
-    const dto = req.body as RegistrationRequest;
+    const dto = req.body as RegistroRequest;
     return answer(res, await register(client, dto, req.path, key));
   }
 

@@ -18,8 +18,8 @@ import { insertJobSql } from './queue/job.sql.js';
 import { listingSql } from './recetas/consulta/listado.sql.js';
 import { firstDeliveryJobData } from './recetas/notificacion/ministerio-delivery.sql.js';
 import { recetaRowSql } from './recetas/receta-row.sql.js';
-import { insertRegistrationSql } from './recetas/registro/registro.sql.js';
-import { recordVerificationSql } from './verificacion/verificacion.sql.js';
+import { insertRegistroSql } from './recetas/registro/registro.sql.js';
+import { recordVerificacionSql } from './verificacion/verificacion.sql.js';
 
 /** One statement a builder makes, for the snapshot: its case, and the SQL. */
 type Example = [variant: string, sql: () => string];
@@ -142,11 +142,11 @@ const BUILDERS: Record<string, Record<string, Example[]>> = {
     ],
   },
   'recetas/registro/registro.sql.ts': {
-    insertRegistrationSql: [
+    insertRegistroSql: [
       [
         'as the writer sends it: job and event, Idempotency-Key gate, ownership guard',
         () =>
-          insertRegistrationSql(
+          insertRegistroSql(
             CLIENT,
             {
               documento_paciente: '12345678',
@@ -171,11 +171,11 @@ const BUILDERS: Record<string, Record<string, Example[]>> = {
     ],
   },
   'verificacion/verificacion.sql.ts': {
-    recordVerificationSql: [
+    recordVerificacionSql: [
       [
         'with its event',
         () =>
-          recordVerificationSql(
+          recordVerificacionSql(
             {
               verifier_client_id: CLIENT,
               cuir: CUIR,

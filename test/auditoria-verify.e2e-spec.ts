@@ -385,7 +385,7 @@ describe('event log: purge drops whole months', () => {
     a = await db.open();
     // The months as the service makes them: this one and those ahead, the sequence moved on.
     await a.ds.transaction((tx) =>
-      asegurarParticiones(tx, [{ table: 'auditoria_eventos', rango: 'id' }]),
+      asegurarParticiones(tx, [{ table: 'auditoria_eventos', range: 'id' }]),
     );
   });
   afterAll(() => db?.close());

@@ -187,7 +187,7 @@ async function partitionedTables(q: pg.Client): Promise<PartitionedTable[]> {
        JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
       WHERE c.relnamespace = 'public'::regnamespace ORDER BY 1`,
   );
-  return rows.map((r) => ({ table: r.table, rango: r.tiempo ? 'tiempo' : 'id' }));
+  return rows.map((r) => ({ table: r.table, range: r.tiempo ? 'time' : 'id' }));
 }
 
 /**

@@ -210,7 +210,7 @@ export class AuditSealsRepository {
     tx: EntityManager,
   ): Promise<Array<{ name: string; hasta: string; n: number }>> {
     const [{ xid }] = await tx.query<Array<{ xid: string }>>(STAYING_FROM_XID_SQL);
-    const parts = (await listarParticiones(tx, [{ table: 'auditoria_eventos', rango: 'id' }])).sort(
+    const parts = (await listarParticiones(tx, [{ table: 'auditoria_eventos', range: 'id' }])).sort(
       (a, b) => (a.periodo ?? '').localeCompare(b.periodo ?? ''),
     );
     const out: Array<{ name: string; hasta: string; n: number }> = [];

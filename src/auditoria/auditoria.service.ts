@@ -84,7 +84,7 @@ export class AuditoriaService {
    * The event as a companion of a larger single statement (see CompanionStatement): one event
    * per row of the statement's `source` CTE, whose `id` is the prescription's id_transaccion
    * (any `idTransaccion` given here is ignored). E.g. in the registration's statement:
-   * `recetas.insertRegistration(r, first, [job, auditoria.eventInStatement({ tipo: 'registro',
+   * `recetas.insertRegistro(r, first, [job, auditoria.eventInStatement({ tipo: 'registro',
    * cuir, actor: clientId, resultado: 'ok', requestId })], gate)`.
    */
   eventInStatement(event: Omit<AuditEvent, 'idTransaccion'>): CompanionStatement {

@@ -17,7 +17,7 @@ export const auditoriaSlice = defineSlice({
     AuditoriaEventoEnLinea1795728400000,
     AuditoriaParticionada1795728800100,
   ],
-  partitionedTables: [{ table: 'auditoria_eventos', rango: 'id' }],
+  partitionedTables: [{ table: 'auditoria_eventos', range: 'id' }],
   // The service appends events and seals; only the purge (the CLI, as the migration role) deletes.
   appendOnlyTables: ['auditoria_eventos', 'auditoria_sellos'],
   readOnlyTables: ['auditoria_purgas'],

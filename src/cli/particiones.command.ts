@@ -22,7 +22,7 @@ const EVENT_LOG = 'auditoria_eventos';
 function families(tables: readonly PartitionedTable[]): Map<string, PartitionedTable[]> {
   const out = new Map<string, PartitionedTable[]>();
   for (const t of tables) {
-    const leader = t.sigue ?? t.table;
+    const leader = t.follows ?? t.table;
     out.set(leader, [...(out.get(leader) ?? []), t]);
   }
   return out;

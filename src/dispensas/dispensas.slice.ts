@@ -42,9 +42,9 @@ export const dispensasSlice = defineSlice({
   migrations: [Dispensas1764000001000, ReservasTurno1764000002000],
   // Partitioned with their prescription, by its id (recetas' migration RecetasParticionadas).
   partitionedTables: [
-    { table: 'dispensa_reservas', rango: 'id', sigue: 'recetas' },
-    { table: 'dispensas', rango: 'id', sigue: 'recetas' },
-    { table: 'dispensa_items', rango: 'id', sigue: 'recetas' },
+    { table: 'dispensa_reservas', range: 'id', follows: 'recetas' },
+    { table: 'dispensas', range: 'id', follows: 'recetas' },
+    { table: 'dispensa_items', range: 'id', follows: 'recetas' },
   ],
   tags: {
     dispensas:

@@ -25,10 +25,10 @@ export class PersonaController {
     404: 'NOT_FOUND: no person with that document in the registry',
     500: 'UPSTREAM_UNAVAILABLE: the registry failed, refused (e.g. daily quota) or timed out (INTERNAL otherwise)',
   })
-  verify(
+  verificar(
     @CurrentClient() client: AuthenticatedClient,
     @Body() dto: VerifyPersonaDto,
   ): Promise<PersonaVerificationDto> {
-    return this.persona.verify(client, dto);
+    return this.persona.verificar(client, dto);
   }
 }

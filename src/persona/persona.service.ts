@@ -31,7 +31,7 @@ export class PersonaService {
     });
   }
 
-  async verify(
+  async verificar(
     client: AuthenticatedClient,
     query: VerifyPersonaDto,
   ): Promise<PersonaVerificationDto> {

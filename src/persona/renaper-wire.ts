@@ -17,7 +17,7 @@ export function isoFromSisaDate(value: string): string | undefined {
 }
 
 /** Throws a (non-retriable) UpstreamFailure when an "OK" record lacks what the API returns. */
-export function toCitizen(record: SisaRecord): Persona {
+export function toPersona(record: SisaRecord): Persona {
   const documento = text(record.nroDocumento) || text(record.numeroDocumento);
   const apellido = text(record.apellido);
   const fechaNacimiento = isoFromSisaDate(text(record.fechaNacimiento));

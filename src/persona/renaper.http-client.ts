@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { Persona } from './persona.js';
 import { PersonaRegistryClient } from './persona-registry.client.js';
-import { RENAPER, toCitizen } from './renaper-wire.js';
+import { RENAPER, toPersona } from './renaper-wire.js';
 
 const OBTENER = '/sisa/services/rest/cmdb/obtener';
 
@@ -37,7 +37,7 @@ export class RenaperHttpClient extends PersonaRegistryClient {
         credentials: { usuario: r.sisaUser, clave: r.sisaPassword },
         signal,
       });
-      return record && toCitizen(record);
+      return record && toPersona(record);
     });
   }
 }

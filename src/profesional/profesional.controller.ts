@@ -23,7 +23,7 @@ export class ProfesionalController {
     404: 'NOT_FOUND: not in the registry, or no licence in the requested jurisdiccion',
     500: 'UPSTREAM_UNAVAILABLE: the registry failed, refused or timed out (INTERNAL otherwise)',
   })
-  verify(@Body() dto: VerifyProfesionalDto): Promise<ProfesionalVerificationDto> {
-    return this.profesional.verify(dto);
+  verificar(@Body() dto: VerifyProfesionalDto): Promise<ProfesionalVerificationDto> {
+    return this.profesional.verificar(dto);
   }
 }

@@ -73,7 +73,7 @@ describe('ProfesionalService', () => {
   });
 
   it('answers the chosen licence, all refeps ids and the first specialty', async () => {
-    expect(await service.verify({ documento: '23555666' })).toEqual({
+    expect(await service.verificar({ documento: '23555666' })).toEqual({
       documento: '23555666',
       nombre: 'JUAN PABLO',
       apellido: 'RODRÍGUEZ',
@@ -83,7 +83,7 @@ describe('ProfesionalService', () => {
       especialidad: 'Ortopedia y traumatología',
       activo: true,
     });
-    expect(await service.verify({ documento: '23555666', jurisdiccion: '50' })).toMatchObject({
+    expect(await service.verificar({ documento: '23555666', jurisdiccion: '50' })).toMatchObject({
       matricula: '33444',
       jurisdiccion: '50',
       especialidad: '',
@@ -94,13 +94,13 @@ describe('ProfesionalService', () => {
   it.each([[{ documento: '99999999' }], [{ documento: '23555666', jurisdiccion: '14' }]])(
     'answers NOT_FOUND for %p',
     async (query) => {
-      await expect(service.verify(query)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(service.verificar(query)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     },
   );
 
   it('caches by document: a second verification does not ask the registry', async () => {
-    await service.verify({ documento: '23555666' });
-    await service.verify({ documento: '23555666', jurisdiccion: '02' });
+    await service.verificar({ documento: '23555666' });
+    await service.verificar({ documento: '23555666', jurisdiccion: '02' });
     expect(registry.byDoc).toHaveBeenCalledTimes(1);
   });
 

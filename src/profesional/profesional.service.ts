@@ -12,7 +12,7 @@ import { ProfesionalCache } from './profesional-cache.js';
 export class ProfesionalService {
   constructor(private readonly registry: ProfesionalCache) {}
 
-  async verify(query: VerifyProfesionalDto): Promise<ProfesionalVerificationDto> {
+  async verificar(query: VerifyProfesionalDto): Promise<ProfesionalVerificationDto> {
     const professional = await this.registry.byDocument(query.documento);
     const licence = professional && pickLicence(professional, query.jurisdiccion);
     if (!professional || !licence) {

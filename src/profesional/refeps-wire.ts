@@ -32,7 +32,7 @@ function toLicence(m: SisaRecord, unknownProvince: (name: string) => void): Lice
 }
 
 /** Throws a (non-retriable) UpstreamFailure when an "OK" record lacks what identifies a person. */
-export function toProfessional(
+export function toProfesional(
   record: SisaRecord,
   unknownProvince: (name: string) => void = () => undefined,
 ): Profesional {

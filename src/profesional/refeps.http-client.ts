@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { Profesional } from './profesional.js';
 import { ProfesionalRegistryClient } from './profesional-registry.client.js';
-import { REFEPS, toProfessional } from './refeps-wire.js';
+import { REFEPS, toProfesional } from './refeps-wire.js';
 
 const OBTENER = '/sisa/services/rest/profesional/obtener';
 const BUSCAR = '/sisa/services/rest/profesional/buscar';
@@ -54,7 +54,7 @@ export class RefepsHttpClient extends ProfesionalRegistryClient {
       // Province names are public data; the record's personal fields are never logged.
       const unknownProvince = (provincia: string) =>
         this.log.warn({ provincia }, 'REFEPS licence in an unknown province');
-      return record && toProfessional(record, unknownProvince);
+      return record && toProfesional(record, unknownProvince);
     });
   }
 }

@@ -74,7 +74,7 @@ export class RecetasRepository {
    * Runs a registration statement (registro.sql.ts): the new id, or null when its gate refused
    * the write, and whether its guard stopped it.
    */
-  async insertRegistration(statement: {
+  async insertRegistro(statement: {
     sql: string;
     values: unknown[];
   }): Promise<{ id_transaccion: string | null; blocked: boolean }> {

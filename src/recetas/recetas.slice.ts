@@ -59,8 +59,8 @@ export const recetasSlice = defineSlice({
   ],
   queues: [MINISTERIO_QUEUE, WEBHOOKS_QUEUE],
   partitionedTables: [
-    { table: 'recetas', rango: 'id' },
-    { table: 'receta_historial', rango: 'id', sigue: 'recetas' },
+    { table: 'recetas', range: 'id' },
+    { table: 'receta_historial', range: 'id', follows: 'recetas' },
   ],
   tags: {
     recetas:

@@ -38,11 +38,11 @@ export class VerificacionController {
     404: `NOT_FOUND: no prescription with this CUIR ${MISSES_404}`,
     429: MISSES_429,
   })
-  verify(
+  verificar(
     @CurrentClient() client: AuthenticatedClient,
     @Param('cuir') cuir: string,
   ): Promise<VerificacionRecetaDto> {
-    return this.verificacion.verify(client, cuir);
+    return this.verificacion.verificar(client, cuir);
   }
 
   @Get('verificaciones')

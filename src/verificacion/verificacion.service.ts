@@ -33,7 +33,7 @@ export class VerificacionService {
     private readonly enumeracion: EnumeracionLimiter,
   ) {}
 
-  async verify(verifier: AuthenticatedClient, cuir: string): Promise<VerificacionRecetaDto> {
+  async verificar(verifier: AuthenticatedClient, cuir: string): Promise<VerificacionRecetaDto> {
     const parsed = parseCuir(cuir);
     if (!parsed.ok) {
       await this.auditoria.record({

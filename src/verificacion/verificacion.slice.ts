@@ -21,7 +21,7 @@ export const verificacionSlice = defineSlice({
   settings: [verificacionSettings],
   // Also adds the clients' webhook columns: committed migrations are never split.
   migrations: [VerificationAndWebhooks1763800005000, VerificacionesParticionadas1795728800200],
-  partitionedTables: [{ table: 'verificaciones_cuir', rango: 'tiempo' }],
+  partitionedTables: [{ table: 'verificaciones_cuir', range: 'time' }],
   tags: {
     verificacion:
       'Verification of a prescription by its CUIR, for dispensers, and the audit of those verifications for the owner.',

@@ -1,7 +1,7 @@
 import { type CompanionStatement, SqlParams } from '../common/sql/sql-params.js';
 
 /** One verification by CUIR, as `verificaciones_cuir` stores it. */
-export interface VerificationRow {
+export interface VerificacionRow {
   verifier_client_id: string;
   cuir: string;
   id_transaccion: string | null;
@@ -15,8 +15,8 @@ export interface VerificationRow {
  * the prescription's id_transaccion (null when none was found) as `v.id`. Part of the surface
  * bench/ may read.
  */
-export function recordVerificationSql(
-  v: VerificationRow,
+export function recordVerificacionSql(
+  v: VerificacionRow,
   companions: CompanionStatement[],
 ): { sql: string; values: unknown[] } {
   const p = new SqlParams();

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Between } from 'typeorm';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { Transactions } from '../database/transactions.js';
-import { recordVerificationSql } from './verificacion.sql.js';
+import { recordVerificacionSql } from './verificacion.sql.js';
 import { VerificacionCuirEntity } from './verificacion-cuir.entity.js';
 
-export type VerificationRecord = Pick<
+export type VerificacionRecord = Pick<
   VerificacionCuirEntity,
   'verifier_client_id' | 'cuir' | 'id_transaccion' | 'owner_client_id' | 'found'
 >;
@@ -20,8 +20,8 @@ export class VerificacionesRepository {
   }
 
   /** The verification and its companion statements (the event log's entry), in one statement. */
-  async record(v: VerificationRecord, companions: CompanionStatement[]): Promise<void> {
-    const { sql, values } = recordVerificationSql(v, companions);
+  async record(v: VerificacionRecord, companions: CompanionStatement[]): Promise<void> {
+    const { sql, values } = recordVerificacionSql(v, companions);
     await this.transactions.prepared(sql, values);
   }
 

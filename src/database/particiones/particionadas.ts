@@ -7,13 +7,13 @@ export interface PartitionedTable {
   table: string;
   /**
    * `id`: month-tied id ranges (periodos.ts; a table drawing its own ids has its sequence moved
-   * up to each month's first id when the month opens: `particiones_abrir_mes_en`); `tiempo`:
+   * up to each month's first id when the month opens: `particiones_abrir_mes_en`); `time`:
    * the month's instants.
    */
-  rango: 'id' | 'tiempo';
+  range: 'id' | 'time';
   /**
    * The table whose ids this one's rows carry (`receta_historial` follows `recetas`): its
    * months are created with that table's and dropped before them (their foreign keys point there).
    */
-  sigue?: string;
+  follows?: string;
 }

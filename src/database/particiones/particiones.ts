@@ -30,7 +30,7 @@ const ident = (name: string): string => {
 };
 
 const bound = (t: PartitionedTable, p: Periodo): string =>
-  t.rango === 'id' ? primerId(p).toString() : `'${primerInstante(p)}'`;
+  t.range === 'id' ? primerId(p).toString() : `'${primerInstante(p)}'`;
 
 /**
  * The statements creating a table's partition for a month: a plain table shaped like the
@@ -173,7 +173,7 @@ export async function asegurarEnTransaccion(
 
 /** Leaders first, then the tables that follow them (creation order; dropping goes backwards). */
 export function ordered(tables: readonly PartitionedTable[]): PartitionedTable[] {
-  return [...tables.filter((t) => !t.sigue), ...tables.filter((t) => t.sigue)];
+  return [...tables.filter((t) => !t.follows), ...tables.filter((t) => t.follows)];
 }
 
 /** One partition as `particiones listar` shows it. */

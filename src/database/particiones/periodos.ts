@@ -8,7 +8,7 @@
  *   is pruned to one partition by the id alone. 10⁹ ids a month is ~15× the national sizing
  *   (2 million prescriptions a day); a month that ran past it would spill into the next
  *   month's range, still unique and still ordered.
- * - `tiempo`: the month's instants [first day 00:00 UTC, next month's), for a table read by time.
+ * - `time`: the month's instants [first day 00:00 UTC, next month's), for a table read by time.
  *
  * Rows of before the tables were partitioned stay in one first partition below every month
  * (`<table>_p0`, ids from MINVALUE, or instants from MINVALUE).
@@ -57,7 +57,7 @@ export function primerId(p: Periodo): bigint {
   return BigInt(p.year * 100 + p.month) * IDS_POR_MES;
 }
 
-/** The first instant of a month (`tiempo` tables), as an ISO string in UTC. */
+/** The first instant of a month (`time` tables), as an ISO string in UTC. */
 export function primerInstante(p: Periodo): string {
   return new Date(Date.UTC(p.year, p.month - 1, 1)).toISOString();
 }

@@ -61,11 +61,11 @@ export class RegistroController {
     },
     500: 'UPSTREAM_UNAVAILABLE (registry down and nothing cached; nothing stored) or INTERNAL',
   })
-  register(
+  registrar(
     @CurrentClient() client: AuthenticatedClient,
     @Body() dto: RegistrarRecetaDto,
     @CurrentIdempotencyClaim() claim?: IdempotencyClaim,
   ): Promise<RecetaRegistradaDto> {
-    return this.registro.register(client, dto, claim);
+    return this.registro.registrar(client, dto, claim);
   }
 }

@@ -9,7 +9,7 @@ import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
 import type { RegistrarRecetaDto } from './dto/registrar-receta.dto.js';
 import { RegistroService } from './registro.service.js';
 import { RegistroWriter } from './registro.writer.js';
-import type { RegistrationRequest } from './registro.sql.js';
+import type { RegistroRequest } from './registro.sql.js';
 
 const CLIENT: AuthenticatedClient = {
   id: '00000000-0000-4000-8000-00000000000a',
@@ -51,8 +51,8 @@ class FakeCatalogo implements Pick<MedicamentosService, 'codigosDesconocidos'> {
 }
 
 class RecordingWriter implements Pick<RegistroWriter, 'write'> {
-  readonly written: Array<{ clientId: string; request: RegistrationRequest }> = [];
-  write(clientId: string, request: RegistrationRequest): Promise<RecetaRegistradaDto> {
+  readonly written: Array<{ clientId: string; request: RegistroRequest }> = [];
+  write(clientId: string, request: RegistroRequest): Promise<RecetaRegistradaDto> {
     this.written.push({ clientId, request });
     return Promise.resolve({
       id_transaccion: '1',
@@ -87,14 +87,14 @@ const codeOf = (p: Promise<unknown>) =>
 describe('registration rules (contract §3), without the app', () => {
   it('checks the licence in the jurisdiction the CUIR names, then writes for the caller', async () => {
     const s = await setup(['123456@02']);
-    await s.service.register(CLIENT, dto());
+    await s.service.registrar(CLIENT, dto());
     expect(s.profesional.asked).toEqual(['123456@02']);
     expect(s.writer.written).toEqual([{ clientId: CLIENT.id, request: dto() }]);
   });
 
   it('refuses a licence not enabled there (422) and writes nothing', async () => {
     const s = await setup(['123456@06']); // enabled, but in another jurisdiction
-    expect(await codeOf(s.service.register(CLIENT, dto()))).toBe('PROFESSIONAL_NOT_ENABLED');
+    expect(await codeOf(s.service.registrar(CLIENT, dto()))).toBe('PROFESSIONAL_NOT_ENABLED');
     expect(s.writer.written).toEqual([]);
     // The refusal is in the event log, with its code (contract §8: refused actions too).
     expect(s.auditoria.recorded).toEqual([
@@ -110,7 +110,7 @@ describe('registration rules (contract §3), without the app', () => {
   it('refuses a structurally invalid CUIR before asking REFEPS', async () => {
     const s = await setup(['123456@02']);
     const cuir = '0001000101' + '0102' + '0'.repeat(25) + '01'; // jurisdiction 01 does not exist
-    expect(await codeOf(s.service.register(CLIENT, dto({ cuir })))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(s.service.registrar(CLIENT, dto({ cuir })))).toBe('VALIDATION_FAILED');
     expect(s.profesional.asked).toEqual([]);
     expect(s.writer.written).toEqual([]);
   });
@@ -119,7 +119,7 @@ describe('registration rules (contract §3), without the app', () => {
     const s = await setup([]);
     s.profesional.isLicenceEnabled = () =>
       Promise.reject(new DomainError('UPSTREAM_UNAVAILABLE', 'REFEPS down'));
-    expect(await codeOf(s.service.register(CLIENT, dto()))).toBe('UPSTREAM_UNAVAILABLE');
+    expect(await codeOf(s.service.registrar(CLIENT, dto()))).toBe('UPSTREAM_UNAVAILABLE');
     expect(s.writer.written).toEqual([]);
   });
 
@@ -131,7 +131,7 @@ describe('registration rules (contract §3), without the app', () => {
       { nombre: 'Inventado', cantidad: 1, codigo: '9999999' },
       { nombre: 'Sin código', cantidad: 1 },
     ];
-    const refused = await s.service.register(CLIENT, dto({ items })).catch((e: unknown) => e);
+    const refused = await s.service.registrar(CLIENT, dto({ items })).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainError);
     expect((refused as DomainError).code).toBe('MEDICAMENTO_DESCONOCIDO');
     expect((refused as DomainError).details).toEqual([

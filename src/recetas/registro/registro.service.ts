@@ -26,7 +26,7 @@ export class RegistroService {
    * Registers the prescription; its event is written by the registration's own statement, and
    * a refusal (4xx) is written to the event log on its own (AuditoriaService.recordRefusal).
    */
-  async register(
+  async registrar(
     client: AuthenticatedClient,
     dto: RegistrarRecetaDto,
     claim?: IdempotencyClaim,

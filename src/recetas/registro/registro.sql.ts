@@ -13,7 +13,7 @@ import { MENSAJES } from '../receta-state.js';
  */
 
 /** A registration request's fields (RegistrarRecetaDto, after validation). */
-export interface RegistrationRequest extends ContenidoReceta {
+export interface RegistroRequest extends ContenidoReceta {
   documento_paciente: string;
   matricula_profesional: string;
   refeps_id?: string;
@@ -36,7 +36,7 @@ export const REGISTERED: HistoryEntry = {
 };
 
 /** A new registration's answer, without its id (the id exists only once the row is inserted). */
-export function pendingAnswer(r: RegistrationRequest) {
+export function pendingAnswer(r: RegistroRequest) {
   return {
     estado: 'PENDING' as const,
     mensaje: MENSAJES.PENDING,
@@ -53,9 +53,9 @@ export function pendingAnswer(r: RegistrationRequest) {
  * (no id is even drawn). The companions read the new row from the CTE `r`. The statement
  * answers one row: `id_transaccion` (null when nothing was written) and `blocked` (the guard's).
  */
-export function insertRegistrationSql(
+export function insertRegistroSql(
   clientId: string,
-  r: RegistrationRequest,
+  r: RegistroRequest,
   /**
    * The patient's data as stored, computed before the statement (recetas/cifrado/): the
    * document sealed (with the salt content_sha256 commits to it under) and its blind index,

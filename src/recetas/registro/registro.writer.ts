@@ -23,9 +23,9 @@ import { vigenciaDe } from '../vida/vigencia.js';
 import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
 import {
   CUIR_UNIQUE_INDEX,
-  insertRegistrationSql,
+  insertRegistroSql,
   pendingAnswer,
-  RegistrationRequest,
+  RegistroRequest,
 } from './registro.sql.js';
 
 /**
@@ -47,7 +47,7 @@ export class RegistroWriter {
 
   async write(
     clientId: string,
-    request: RegistrationRequest,
+    request: RegistroRequest,
     claim?: IdempotencyClaim,
   ): Promise<RecetaRegistradaDto> {
     const answer = (id: string): RecetaRegistradaDto => ({
@@ -64,7 +64,7 @@ export class RegistroWriter {
     // A CUIR not issued to this client: the statement's guard stops it (contract §3: 422, before
     // the duplicate check, so the answer never tells whether someone else registered it).
     const owner = this.cuir.notIssuedTo(clientId, request.cuir);
-    const statement = insertRegistrationSql(
+    const statement = insertRegistroSql(
       clientId,
       request,
       // Sealed here, before the statement: one round trip still, and neither the DNI (nor the
@@ -94,7 +94,7 @@ export class RegistroWriter {
     );
     let written: { id_transaccion: string | null; blocked: boolean };
     try {
-      written = await this.recetas.insertRegistration(statement);
+      written = await this.recetas.insertRegistro(statement);
     } catch (err) {
       if (!isUniqueViolation(err, CUIR_UNIQUE_INDEX)) throw err;
       return this.afterDuplicate(clientId, request, claim?.key ?? null);
@@ -114,7 +114,7 @@ export class RegistroWriter {
    */
   private async afterDuplicate(
     clientId: string,
-    request: RegistrationRequest,
+    request: RegistroRequest,
     key: string | null,
   ): Promise<RecetaRegistradaDto> {
     const existing = key === null ? null : await this.recetas.findByCuir(request.cuir);
