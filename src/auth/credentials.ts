@@ -29,8 +29,8 @@ export function hashSecret(pepper: string, key: string, secret: string): string 
 
 /**
  * The pepper as a KeyObject, made once: every request is authenticated by this HMAC, and given
- * the string, each call builds the key anew (~20 µs a request, Node 24; the same bytes, so the
- * same hashes).
+ * the string, each call builds the key anew, a cost every request paid (the same bytes, so
+ * the same hashes).
  */
 const peppers = new Map<string, KeyObject>();
 function pepperKey(pepper: string): KeyObject {

@@ -116,9 +116,9 @@ export class Transactions {
   /**
    * Runs a hot path's fixed SQL as a named prepared statement on the current connection (the
    * transaction's, or one of the pool's): PostgreSQL parses and plans it once per connection
-   * instead of on every call, which was 40% of a registration statement's time (BENCHMARKS.md,
-   * session 7). For text from a fixed set, every value a placeholder, whose plan does not
-   * depend on the values (a generic plan is fine): not the listing, whose planner must see
+   * instead of on every call, a large part of a registration statement's time (BENCHMARKS.md,
+   * "Optimisations behind seams"). For text from a fixed set, every value a placeholder, whose
+   * plan does not depend on the values (a generic plan is fine): not the listing, whose planner must see
    * the watermark. Beyond PREPARED_TEXTS_MAX distinct texts, a text runs unnamed. Errors are
    * the driver's own (`code`, `constraint`, `detail`), not TypeORM's QueryFailedError.
    */

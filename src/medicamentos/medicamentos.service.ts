@@ -50,7 +50,7 @@ export class MedicamentosService {
       negativeTtlMs: ttlMs,
       maxEntries: 5000,
       // Bounded by rows, not pages alone: 5,000 pages of 100 rows would be ~250 MB, more than
-      // the whole heap (--max-old-space-size=192); 20,000 rows are ~11 MB (measured ~560 B a row).
+      // the whole heap (--max-old-space-size=192); SEARCH_CACHE_MAX_ROWS rows are a small part.
       weigh: (page) => Math.max(1, page.rows.length),
       maxWeight: SEARCH_CACHE_MAX_ROWS,
     });

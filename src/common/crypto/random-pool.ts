@@ -8,8 +8,9 @@ let offset = POOL_BYTES;
 /**
  * `n` bytes from the operating system's CSPRNG, as `randomBytes(n)` gives, drawn from a pool
  * refilled a page at a time: a registration takes two small draws (its seal's IV, its content
- * salt), and one `randomBytes` call each cost more than the AES seal itself (measured, Node
- * 24). Each answer is a copy, never a view of the pool, and no byte is handed out twice.
+ * salt), and one `randomBytes` call each cost more than the AES seal itself
+ * (BENCHMARKS.md, "Optimisations behind seams"). Each answer is a copy, never a view of the
+ * pool, and no byte is handed out twice.
  */
 export function randomBytesPooled(n: number): Buffer {
   if (n > POOL_BYTES) throw new RangeError(`at most ${POOL_BYTES} bytes`);
