@@ -20,8 +20,9 @@ interface CachedLookup {
    * The secrets already found to match this row (at most one per hash it holds), as presented.
    * A request repeating one is compared to it in constant time instead of hashed again: the
    * HMAC was the dearest part of authenticating (~25 µs a request in a loaded service, Node 24;
-   * BENCHMARKS.md, session 14). It lives and dies with the entry, so a revocation or a finished
-   * rotation bites exactly as before, and only a correct secret ever gets in.
+   * BENCHMARKS.md, "What each optimisation bought", session 14). It lives and dies with the
+   * entry, so a revocation or a finished rotation bites exactly as before, and only a correct
+   * secret ever gets in.
    */
   verified: Buffer[];
 }

@@ -70,7 +70,8 @@ export function parseClaves(text: string): { claves?: ClavesDatos; problems: str
 
 /**
  * Each key's KeyObject, made once: given a raw Buffer, every cipher and HMAC call builds one
- * anew, which cost ~25 of a seal's ~37 µs (Node 24, measured; BENCHMARKS.md, session 11).
+ * anew, which cost ~25 of a seal's ~37 µs (Node 24, measured; BENCHMARKS.md, "What each
+ * optimisation bought", session 11).
  */
 const keyObjects = new WeakMap<Buffer, KeyObject>();
 const keyObject = (key: Buffer): KeyObject => {
