@@ -14,7 +14,8 @@ import {
  * ops/runbook.md and BENCHMARKS.md cite in backticks — a file path, an `npm run` script, a
  * setting or another UPPER_SNAKE name, a TypeScript identifier (camelCase or PascalCase of two
  * words or more, a call, `Class.member`) — exists in the tree.
- * CHANGELOG.md is exempt: it records names as they were. Needs no database or service.
+ * CHANGELOG.md is exempt: it records names as they were. The source files a Mermaid diagram's
+ * steps name are checked too. Needs no database or service.
  */
 const ROOT = resolve('.');
 const OWN = ['test/docs-references.e2e-spec.ts', 'test/support/docs/code-references.ts'];
@@ -61,6 +62,9 @@ describe('docs cite only code that exists', () => {
       '```ts',
       'const x = `NotChecked`;',
       '```',
+      '```mermaid',
+      '    A->>B: one statement (recetas/registro/registro.sql.ts, gone/step.ts)',
+      '```',
     ].join('\n');
     const found = citations('docs/x.md', doc);
     expect(found.map((c) => `${c.kind}:${c.name}`)).toEqual([
@@ -79,12 +83,15 @@ describe('docs cite only code that exists', () => {
       'identifier:GoneJob',
       'identifier:entitySelectList',
       'identifier:goneHelper',
+      'file:recetas/registro/registro.sql.ts',
+      'file:gone/step.ts',
     ]);
     expect(found.filter((c) => !exists(tree, c)).map((c) => c.name)).toEqual([
       'gone',
       'docs/gone.md',
       'GoneJob',
       'goneHelper',
+      'gone/step.ts',
     ]);
   });
 

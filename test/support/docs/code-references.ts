@@ -54,18 +54,29 @@ const CALL = /^(?:await |new )?@?((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)\((.*)
 /** An identifier inside a call's arguments or a TypeScript statement worth checking. */
 const CODE_WORD = /\b([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b/g;
 
-/** The backticked spans of a markdown text, outside fenced blocks, with their line. */
+/**
+ * The backticked spans of a markdown text, outside fenced blocks, with their line; and the source
+ * files a Mermaid diagram names (its steps cite the files they run in).
+ */
 export function codeSpans(text: string): { line: number; span: string }[] {
   const out: { line: number; span: string }[] = [];
   let fence: string | null = null;
+  let mermaid = false;
   text.split('\n').forEach((line, i) => {
     const f = FENCE.exec(line);
     if (f) {
-      if (fence === null) fence = f[1][0];
-      else if (f[1][0] === fence) fence = null;
+      if (fence === null) {
+        fence = f[1][0];
+        mermaid = /^\s*(`{3,}|~{3,})\s*mermaid\b/.test(line);
+      } else if (f[1][0] === fence) fence = null;
       return;
     }
-    if (fence !== null) return;
+    if (fence !== null) {
+      if (mermaid)
+        for (const m of line.matchAll(/[\w/.-]+\.(?:ts|sql)\b/g))
+          out.push({ line: i + 1, span: m[0] });
+      return;
+    }
     for (const m of line.matchAll(SPAN)) out.push({ line: i + 1, span: m[2].trim() });
   });
   return out;
