@@ -1,4 +1,4 @@
-// Layer rules of ARCHITECTURE.md as code; `npm run check` runs them (`npm run lint:deps`).
+// Layer rules of docs/architecture.md as code; `npm run check` runs them (`npm run lint:deps`).
 // Each rule's comment is the reason it exists. Composition roots (src/*.ts, src/cli/) wire
 // modules together and may reach further than a module may.
 

@@ -1,6 +1,6 @@
-// `npm run docs:settings`: writes the README's settings table (between its settings markers) and
-// `.env.example` from the settings' @Documented declarations (src/config/setting-docs.ts): the
-// core's and every module slice's, in the order of src/slices.ts.
+// `npm run docs:settings`: writes the settings table of docs/operators.md (between its settings
+// markers) and `.env.example` from the settings' @Documented declarations
+// (src/config/setting-docs.ts): the core's and every module slice's, in the order of src/slices.ts.
 // `-- --check` (in `npm run check`) changes nothing and fails when a setting is undocumented,
 // when a documented default is not what the code does, or when the files are stale. A module
 // none of whose settings are in the files yet (one `npm run new:module` just made) is only a
@@ -17,7 +17,7 @@ import {
 } from '../dist/src/config/setting-docs.js';
 import { loadAppConfig, MODULE_SLICES } from '../dist/src/slices.js';
 
-const README = 'README.md';
+const TABLE_PAGE = 'docs/operators.md';
 const ENV_EXAMPLE = '.env.example';
 const BEGIN = '<!-- settings:begin -->';
 const END = '<!-- settings:end -->';
@@ -59,14 +59,14 @@ for (const g of groups) {
   }
 }
 
-async function readme(groupsShown) {
-  const text = readFileSync(README, 'utf8');
+async function tablePage(groupsShown) {
+  const text = readFileSync(TABLE_PAGE, 'utf8');
   const from = text.indexOf(BEGIN);
   const to = text.indexOf(END);
-  if (from === -1 || to < from) throw new Error(`${README}: no ${BEGIN} … ${END} markers`);
+  if (from === -1 || to < from) throw new Error(`${TABLE_PAGE}: no ${BEGIN} … ${END} markers`);
   const next = `${text.slice(0, from + BEGIN.length)}\n\n${settingsTable(groupsShown)}\n\n${text.slice(to)}`;
-  const options = (await prettier.resolveConfig(README)) ?? {};
-  return { current: text, next: await prettier.format(next, { ...options, filepath: README }) };
+  const options = (await prettier.resolveConfig(TABLE_PAGE)) ?? {};
+  return { current: text, next: await prettier.format(next, { ...options, filepath: TABLE_PAGE }) };
 }
 
 const documented = readFileSync(ENV_EXAMPLE, 'utf8');
@@ -76,29 +76,31 @@ const isNew = (g) =>
 
 if (!check) {
   if (problems.length > 0) fail(problems);
-  const { next } = await readme(groups);
-  writeFileSync(README, next);
+  const { next } = await tablePage(groups);
+  writeFileSync(TABLE_PAGE, next);
   writeFileSync(ENV_EXAMPLE, envExample(groups));
-  process.stdout.write(`${README} (settings table) and ${ENV_EXAMPLE}: written from the code.\n`);
+  process.stdout.write(
+    `${TABLE_PAGE} (settings table) and ${ENV_EXAMPLE}: written from the code.\n`,
+  );
   process.exit(0);
 }
 
 const fresh = groups.filter(isNew);
 if (strict)
   for (const g of fresh)
-    problems.push(`the settings of ${g.title} are in neither ${README} nor ${ENV_EXAMPLE}`);
+    problems.push(`the settings of ${g.title} are in neither ${TABLE_PAGE} nor ${ENV_EXAMPLE}`);
 const shown = strict ? groups : groups.filter((g) => !fresh.includes(g));
-const { current, next } = await readme(shown);
-if (current !== next) problems.push(`${README}'s settings table is stale`);
+const { current, next } = await tablePage(shown);
+if (current !== next) problems.push(`${TABLE_PAGE}'s settings table is stale`);
 if (documented !== envExample(shown)) problems.push(`${ENV_EXAMPLE} is stale`);
 if (problems.length > 0) fail(problems);
 if (!strict)
   for (const g of fresh)
     process.stderr.write(
-      `docs:settings: the settings of ${g.title} are in neither ${README} nor ${ENV_EXAMPLE} yet: run \`npm run docs:settings\` before committing (CI fails until then).\n`,
+      `docs:settings: the settings of ${g.title} are in neither ${TABLE_PAGE} nor ${ENV_EXAMPLE} yet: run \`npm run docs:settings\` before committing (CI fails until then).\n`,
     );
 process.stdout.write(
-  `docs:settings: ${README}'s settings table and ${ENV_EXAMPLE} follow the code.\n`,
+  `docs:settings: ${TABLE_PAGE}'s settings table and ${ENV_EXAMPLE} follow the code.\n`,
 );
 process.exit(0);
 

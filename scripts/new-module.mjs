@@ -518,7 +518,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     process.stdout.write(
       `${written.map((p) => `  ${p}`).join('\n')}\n` +
         `Module ${name} written. Next: fill it in (docs/adding-a-module.md), then ` +
-        `\`npm run docs:settings\` (README and .env.example), \`npm run check\` and ` +
+        `\`npm run docs:settings\` (docs/operators.md and .env.example), \`npm run check\` and ` +
         `\`npm test -- test/${name}.e2e-spec.ts\`.\n`,
     );
   } catch (err) {

@@ -12,11 +12,11 @@ import { bodyMismatches, mismatches, parseShownAnswer } from './support/readme/s
 
 /**
  * The README's commands, run as a newcomer runs them: every ```sh block under these headings
- * (in README.md or any docs/*.md page they move to) is run in order, by one bash session, against
- * a service of the test's own (its own database and ports), and every answer the text shows
- * under a command (`#  → …`) must be what that command got. A block that cannot run here (it
- * needs Docker or a third party's real system) says so on the line before its fence:
- * `<!-- not run: needs Docker -->`.
+ * (in README.md or any docs/*.md page they moved to) is run in the order of HEADINGS, by one
+ * bash session, against a service of the test's own (its own database and ports), and every
+ * answer the text shows under a command (`#  → …`) must be what that command got. A block that
+ * cannot run here (it needs Docker or a third party's real system) says so on the line before
+ * its fence: `<!-- not run: needs Docker -->`.
  */
 const FILES = [
   'README.md',
@@ -149,6 +149,13 @@ describe('README: its commands run as written and answer what it shows', () => {
       ['Walk', 'echo three', null],
     ]);
     expect(blocks[1].line).toBe(6);
+    // The headings' order, not the files': a section moved to a later page still runs first.
+    expect(shellBlocks([b, a], ['Start', 'Walk']).map((x) => x.heading)).toEqual([
+      'Start',
+      'Walk',
+      'Walk',
+      'Walk',
+    ]);
     expect(() => shellBlocks([a, b], ['Start', 'Gone'])).toThrow(/"Gone" found 0 times/);
     expect(() => shellBlocks([a, a], ['Start'])).toThrow(/"Start" found 2 times/);
   });

@@ -19,7 +19,7 @@ interface CachedLookup {
   /**
    * The secrets already found to match this row (at most one per hash it holds), as presented.
    * A request repeating one is compared to it in constant time instead of hashed again: the
-   * HMAC was the dearest part of authenticating (BENCHMARKS.md, "Optimisations behind seams").
+   * HMAC was the dearest part of authenticating (BENCHMARKS.md, "What each optimisation bought").
    * It lives and dies with the entry, so a revocation or a finished rotation bites exactly as
    * before, and only a correct secret ever gets in.
    */

@@ -23,7 +23,7 @@ function describe(c: FallbackCluster): string {
 }
 
 /**
- * `clusters listar | borrar-huerfanos` (README, "Two commands"): the embedded clusters root
+ * `clusters listar | borrar-huerfanos` (docs/operators.md, "The embedded cluster as root"): the embedded clusters root
  * keeps under /var/lib/prescription-registry for checkouts the `postgres` user cannot enter,
  * which a deleted checkout leaves behind. No database is opened.
  */

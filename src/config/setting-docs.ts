@@ -2,18 +2,18 @@ import { getMetadataStorage } from 'class-validator';
 
 /**
  * What an operator reads about a setting, declared beside it in its variables class with
- * `@Documented(…)`: `npm run docs:settings` writes the README's settings table and
+ * `@Documented(…)`: `npm run docs:settings` writes docs/operators.md's settings table and
  * `.env.example` from these (scripts/docs-settings.mjs), and `npm run check` fails when they are
  * stale, when a setting has no documentation, or when a documented default is not the code's.
  */
 export interface SettingDoc {
   /** The environment variable (the decorated property). */
   readonly name: string;
-  /** What it does, in a line: the README's "meaning" column. */
+  /** What it does, in a line: the settings table's "meaning" column. */
   readonly meaning: string;
   /** The default as a value: `.env.example` writes `NAME=<default>`; checked against the code. */
   readonly default?: string | number | boolean;
-  /** A default that is not one value (computed, or none): the README shows this, `.env.example` `NAME=`. */
+  /** A default that is not one value (computed, or none): the settings table shows this, `.env.example` `NAME=`. */
   readonly defaultText?: string;
   /** `.env.example`'s comment, when it should say more than `meaning` (wrapped at 100 columns). */
   readonly env?: string;
@@ -56,13 +56,13 @@ export const undocumented = (group: SettingsGroup): string[] => {
   return settingNames(group.variables).filter((n) => !known.has(n));
 };
 
-/** The README's default column. */
+/** The settings table's default column (docs/operators.md). */
 export const shownDefault = (d: SettingDoc): string =>
   d.defaultText ?? (d.default === undefined ? '—' : String(d.default));
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-/** The README's settings table (before prettier aligns it). */
+/** The settings table of docs/operators.md (before prettier aligns it). */
 export function settingsTable(groups: readonly SettingsGroup[]): string {
   const rows = groups.flatMap((g) =>
     settingDocs(g.variables).map(

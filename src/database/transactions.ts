@@ -35,10 +35,13 @@ interface Queryable {
  * every repository or job enqueue that asks for `manager` while it runs joins it — no manager
  * is passed down through the services. Outside `run()`, `manager` is the pool's.
  *
- *   await this.transactions.run(async () => {
- *     await this.recetas.marcarAnulada(id);          // uses transactions.manager
- *     await this.queue.enqueue(ANULACION_JOB, data);  // joins the same transaction
+ *   await this.transactions.runRetryingDeadlock(async () => {
+ *     await this.recetas.marcarAnulada(id, motivo, 'PENDING'); // uses transactions.manager
+ *     await this.queue.enqueue(MinisterioDeliveryJob, { id_transaccion: id, attempt: 1,
+ *       kind: 'anulacion' });                                  // joins the same transaction
  *   });
+ *
+ * (recetas/anulacion/anulacion.service.ts does this.)
  */
 @Injectable()
 export class Transactions {
@@ -117,10 +120,11 @@ export class Transactions {
    * Runs a hot path's fixed SQL as a named prepared statement on the current connection (the
    * transaction's, or one of the pool's): PostgreSQL parses and plans it once per connection
    * instead of on every call, a large part of a registration statement's time (BENCHMARKS.md,
-   * "Optimisations behind seams"). For text from a fixed set, every value a placeholder, whose
-   * plan does not depend on the values (a generic plan is fine): not the listing, whose planner must see
-   * the watermark. Beyond PREPARED_TEXTS_MAX distinct texts, a text runs unnamed. Errors are
-   * the driver's own (`code`, `constraint`, `detail`), not TypeORM's QueryFailedError.
+   * "What each optimisation bought"). For text from a fixed set, every value a placeholder, whose
+   * plan does not depend on the values (a generic plan is fine): not the listing, whose planner
+   * must see the watermark. Beyond PREPARED_TEXTS_MAX distinct texts, a text runs unnamed.
+   * Errors are the driver's own (`code`, `constraint`, `detail`), not TypeORM's
+   * QueryFailedError.
    */
   async prepared<T>(sql: string, values: unknown[]): Promise<T[]> {
     try {

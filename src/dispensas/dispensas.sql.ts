@@ -4,7 +4,7 @@ import { type CompanionStatement, SqlParams } from '../common/sql/sql-params.js'
  * The dispensation's hot path as SQL (contract §7): what a prescription's dispensations and live
  * reservation are, read in one statement, and a dispensation written in one. Built with
  * TypeORM's repositories the same work was six round trips and most of the request's CPU
- * (BENCHMARKS.md, issue 18). This file depends on nothing but its types.
+ * (BENCHMARKS.md, "What each optimisation bought", issue 18). This file depends on nothing but its types.
  */
 
 /**

@@ -33,7 +33,7 @@ const BAD_TOKEN =
 /**
  * The citizen's own access (contract §8, Disp. DNSISA 1/2025 Annex IV): Mi Argentina calls these
  * with the citizen's token instead of API keys; mutual TLS with the ministry ends at the
- * ingress in front of the service (see the README).
+ * ingress in front of the service (docs/health-authority.md, "Compliance").
  */
 @ApiTags('paciente')
 @ApiBearerAuth(CITIZEN_TOKEN_SCHEME)

@@ -5,7 +5,7 @@ import { RecetaEntity } from './entities/receta.entity.js';
  * A prescription's row read by plain SQL in the entity's own shape (RecetaEntity), for the
  * reads every action on a prescription's life starts with (by CUIR or id, and the row lock).
  * TypeORM's find builds its statement anew on every call, which measured as most of a
- * dispensation's CPU (BENCHMARKS.md, "Optimisations behind seams"); these are fixed strings.
+ * dispensation's CPU (BENCHMARKS.md, "What each optimisation bought"); these are fixed strings.
  * The column list is the entity's (entitySelectList: the casts give what its hydration gives,
  * the bigint id and the `date` columns as text).
  */

@@ -9,7 +9,7 @@ let offset = POOL_BYTES;
  * `n` bytes from the operating system's CSPRNG, as `randomBytes(n)` gives, drawn from a pool
  * refilled a page at a time: a registration takes two small draws (its seal's IV, its content
  * salt), and one `randomBytes` call each cost more than the AES seal itself
- * (BENCHMARKS.md, "Optimisations behind seams"). Each answer is a copy, never a view of the
+ * (BENCHMARKS.md, "What each optimisation bought"). Each answer is a copy, never a view of the
  * pool, and no byte is handed out twice.
  */
 export function randomBytesPooled(n: number): Buffer {

@@ -70,7 +70,7 @@ export function parseClaves(text: string): { claves?: ClavesDatos; problems: str
 
 /**
  * Each key's KeyObject, made once: given a raw Buffer, every cipher and HMAC call builds one
- * anew, which was most of a seal's cost (BENCHMARKS.md, "Optimisations behind seams").
+ * anew, which was most of a seal's cost (BENCHMARKS.md, "What each optimisation bought").
  */
 const keyObjects = new WeakMap<Buffer, KeyObject>();
 const keyObject = (key: Buffer): KeyObject => {

@@ -37,7 +37,7 @@ export class ConsultaController {
   @ApiOperation({
     summary: "The prescription's event log, oldest first (scope recetas:read)",
     description:
-      "Every registration, cancellation, verification by CUIR, reservation and its release, dispensation, reversal, patient access and document download of this prescription, with the acting client (or `paciente`), the result (`ok` or the error code) and the request id; refused actions included. Oldest first, by the event's increasing `id`; paged by `page` and `per_page` (at most 200, default 50), `total` counting them all. The log is only ever appended to, so new events land after the ones already listed and a page once read keeps its events (no `as_of` is needed, unlike listar; an event written at the very moment of a read may show on its page a moment later). The log is append-only and sealed (see the README).",
+      "Every registration, cancellation, verification by CUIR, reservation and its release, dispensation, reversal, patient access and document download of this prescription, with the acting client (or `paciente`), the result (`ok` or the error code) and the request id; refused actions included. Oldest first, by the event's increasing `id`; paged by `page` and `per_page` (at most 200, default 50), `total` counting them all. The log is only ever appended to, so new events land after the ones already listed and a page once read keeps its events (no `as_of` is needed, unlike listar; an event written at the very moment of a read may show on its page a moment later). The log is append-only and sealed (docs/health-authority.md, section Event log).",
   })
   @ApiEnveloped(200, ListadoEventosDto)
   @ApiErrors({ 404: "NOT_FOUND (also for another client's id)" })

@@ -17,8 +17,8 @@ const NOT_RUN = /^<!--\s*not run:\s*(.+?)\s*-->$/;
 
 /**
  * The ```sh blocks under the given headings (any level; a heading's section runs to the next
- * heading of its level or above, its subsections included), in the order of `files`, then of
- * the text. Blocks are found by their heading, whichever file holds it: each heading must be
+ * heading of its level or above, its subsections included), in the order of `headings`, then of
+ * the text: a section moved to a page of its own runs where it ran before. Blocks are found by their heading, whichever file holds it: each heading must be
  * found exactly once across the files, and hold at least one block that runs, so a section
  * moved to another page is still run and one dropped or emptied is an error, not a pass.
  */
@@ -72,5 +72,6 @@ export function shellBlocks(files: string[], headings: string[]): ShellBlock[] {
     if (!blocks.some((b) => b.heading === heading && !b.notRun))
       throw new Error(`heading "${heading}" (${at[0]}) holds no shell block the test runs`);
   }
-  return blocks;
+  // Stable: a heading's blocks keep the text's order.
+  return blocks.sort((a, b) => headings.indexOf(a.heading) - headings.indexOf(b.heading));
 }
