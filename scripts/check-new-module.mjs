@@ -1,7 +1,8 @@
 // `npm run check:new-module` (CI, after `npm run check`): the generator as a new team member uses
 // it. A scratch copy of HEAD (git worktree, detached) gets `npm run new:module -- obras-sociales`;
 // then the changed files must be exactly the module's folder, its test and one added line of
-// src/slices.ts, `npm run check` must pass there, and so must `npm test -- <its test>`. The
+// src/slices.ts, `npm run check` must pass there, and so must `npm test -- <its tests>` (the
+// service's unit spec and the e2e test). The
 // generated slice must read as docs/adding-a-module.md shows it. The copy is removed afterwards.
 // It reuses this checkout's node_modules through a symlink inside the copy (never installed there).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -70,12 +71,8 @@ try {
       );
 
     run('npm run check', 'npm', ['run', '--silent', 'check']);
-    run(`npm test -- test/${NAME}.e2e-spec.ts`, 'npm', [
-      'test',
-      '--silent',
-      '--',
-      `test/${NAME}.e2e-spec.ts`,
-    ]);
+    const tests = [`src/${NAME}/${NAME}.service.spec.ts`, `test/${NAME}.e2e-spec.ts`];
+    run(`npm test -- ${tests.join(' ')}`, 'npm', ['test', '--silent', '--', ...tests]);
   }
 } finally {
   try {
