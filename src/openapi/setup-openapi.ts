@@ -49,8 +49,14 @@ deployment serves (\`<INSURER_NAME>_descuento\`, default \`pami_descuento\`): th
 served, names it for this deployment, so a client generated from it is for this deployment.
 `;
 
-/** Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and /openapi.json. */
-export function setupOpenApi(app: INestApplication, options: OpenApiOptions): void {
+/**
+ * Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and
+ * /openapi.json. The DTOs' schemas come from their class-validator decorators, types and JSDoc,
+ * read by @nestjs/swagger's plugin into src/metadata.ts (scripts/openapi-metadata.mjs); an
+ * `@ApiProperty` adds only what those cannot say.
+ */
+export async function setupOpenApi(app: INestApplication, options: OpenApiOptions): Promise<void> {
+  await SwaggerModule.loadPluginMetadata(async () => (await import('../metadata.js')).default());
   const config = new DocumentBuilder()
     .setTitle('Prescription Registry Service')
     .setDescription(DESCRIPTION)

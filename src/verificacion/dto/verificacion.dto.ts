@@ -38,7 +38,8 @@ export class VerificacionItemDto extends RecetaItemDto {
   dispensable: boolean;
 }
 
-export interface ReservaVerificacionDto {
+/** Described inline on `reserva` (a class so the plugin can name the type). */
+export class ReservaVerificacionDto {
   vence_at: string;
   propia: boolean;
 }

@@ -1,0 +1,168 @@
+// Compares two OpenAPI documents (the served one before and after a change) and writes a
+// Markdown report of every difference, each classed: a lost or changed constraint (a validation
+// keyword or `required` entry removed or altered) is flagged and fails the run, so "the served
+// document stays equivalent" is checked, not assumed.
+//
+//   node scripts/served-openapi.mjs /tmp/before.json          # on the old build
+//   node scripts/openapi-diff.mjs /tmp/before.json [after.json] [--out docs/openapi-diff.md]
+//
+// Without after.json the document served by the current build (dist/) is used.
+import { readFileSync, writeFileSync } from 'node:fs';
+
+/** Keywords that say what a value may be: removing or changing one loosens or breaks the contract. */
+const CONSTRAINTS = new Set([
+  'type',
+  'format',
+  'pattern',
+  'enum',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'multipleOf',
+  'nullable',
+  'additionalProperties',
+  'required',
+  '$ref',
+  'items',
+  'oneOf',
+  'anyOf',
+  'allOf',
+]);
+/** Keywords that only explain: a change there is documentation. */
+const PROSE = new Set(['description', 'summary', 'title', 'example', 'examples', 'deprecated']);
+
+const args = process.argv.slice(2);
+const outAt = args.indexOf('--out');
+const out = outAt >= 0 ? args.splice(outAt, 2)[1] : undefined;
+const [beforePath, afterPath] = args;
+if (!beforePath) {
+  process.stderr.write('usage: openapi-diff.mjs BEFORE.json [AFTER.json] [--out report.md]\n');
+  process.exit(2);
+}
+const before = JSON.parse(readFileSync(beforePath, 'utf8'));
+const after = afterPath
+  ? JSON.parse(readFileSync(afterPath, 'utf8'))
+  : await (await import('./served-openapi.mjs')).servedOpenApi();
+
+/** Key order is not meaning; nor is the order of `required` and `enum` lists. */
+function normalize(value, key) {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => normalize(v));
+    return key === 'required' || key === 'enum'
+      ? [...items].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
+      : items;
+  }
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, normalize(value[k], k)]),
+    );
+  }
+  return value;
+}
+
+const differences = [];
+const pointer = (path) =>
+  path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const show = (v) => {
+  const s = JSON.stringify(v);
+  return s.length > 160 ? `${s.slice(0, 157)}…` : s;
+};
+
+function classify(path, kind) {
+  const key = path[path.length - 1];
+  const parent = path[path.length - 2];
+  // A property of a schema (…/properties/<name>) added or removed.
+  if (parent === 'properties') return kind === 'added' ? 'property added' : 'CONSTRAINT LOST';
+  if (path.includes('required') && typeof key === 'number') {
+    return kind === 'added' ? 'constraint added' : 'CONSTRAINT LOST';
+  }
+  if (path.includes('enum') && typeof key === 'number') {
+    return kind === 'added' ? 'CONSTRAINT CHANGED' : 'CONSTRAINT CHANGED';
+  }
+  if (PROSE.has(key) || path.some((p) => p === 'examples' || p === 'example')) return 'prose';
+  if (CONSTRAINTS.has(key)) {
+    if (kind === 'added') return 'constraint added';
+    return kind === 'removed' ? 'CONSTRAINT LOST' : 'CONSTRAINT CHANGED';
+  }
+  return 'other';
+}
+
+function diff(a, b, path) {
+  if (JSON.stringify(a) === JSON.stringify(b)) return;
+  const bothObjects =
+    a &&
+    b &&
+    typeof a === 'object' &&
+    typeof b === 'object' &&
+    Array.isArray(a) === Array.isArray(b);
+  const key = path[path.length - 1];
+  if (bothObjects && Array.isArray(a) && (key === 'required' || key === 'enum')) {
+    const as = new Set(a.map((x) => JSON.stringify(x)));
+    const bs = new Set(b.map((x) => JSON.stringify(x)));
+    for (const x of as) if (!bs.has(x)) record([...path, 0], 'removed', JSON.parse(x), undefined);
+    for (const x of bs) if (!as.has(x)) record([...path, 0], 'added', undefined, JSON.parse(x));
+    return;
+  }
+  if (bothObjects && !PROSE.has(key)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of [...keys].sort()) {
+      const p = [...path, Array.isArray(a) ? Number(k) : k];
+      if (!(k in b)) record(p, 'removed', a[k], undefined);
+      else if (!(k in a)) record(p, 'added', undefined, b[k]);
+      else diff(a[k], b[k], p);
+    }
+    return;
+  }
+  record(path, 'changed', a, b);
+}
+
+function record(path, kind, was, now) {
+  differences.push({ path, kind, was, now, class: classify(path, kind) });
+}
+
+diff(normalize(before), normalize(after), []);
+
+const flagged = differences.filter((d) => d.class.startsWith('CONSTRAINT '));
+const byClass = new Map();
+for (const d of differences) byClass.set(d.class, (byClass.get(d.class) ?? 0) + 1);
+
+const lines = [
+  '# OpenAPI document: before and after',
+  '',
+  'Generated by `node scripts/openapi-diff.mjs` (see its header): the document served before',
+  'and after the change, key order and the order of `required`/`enum` lists normalized. Every',
+  'difference is listed and classed; a lost or changed constraint would be flagged in capitals',
+  'and fail the script.',
+  '',
+  `- Before: \`${beforePath}\` (${Object.keys(before.components?.schemas ?? {}).length} schemas, ${Object.keys(before.paths ?? {}).length} paths)`,
+  `- After: ${afterPath ? `\`${afterPath}\`` : 'the current build, as served'} (${Object.keys(after.components?.schemas ?? {}).length} schemas, ${Object.keys(after.paths ?? {}).length} paths)`,
+  '',
+  '## Summary',
+  '',
+  differences.length === 0 ? 'No difference.' : '| Class | Count |\n| --- | --- |',
+  ...[...byClass].sort().map(([c, n]) => `| ${c} | ${n} |`),
+  '',
+  '## Differences',
+  '',
+  ...(differences.length === 0 ? ['None.'] : []),
+  ...differences.map(
+    (d) =>
+      `- **${d.class}** \`${pointer(d.path)}\`: ${d.kind}${d.kind !== 'added' ? ` (was ${show(d.was)})` : ''}${d.kind !== 'removed' ? ` (now ${show(d.now)})` : ''}`,
+  ),
+  '',
+];
+const report = lines.join('\n');
+if (out) writeFileSync(out, report);
+else process.stdout.write(report);
+process.stderr.write(
+  `${differences.length} difference(s); ${flagged.length} lost or changed constraint(s).\n`,
+);
+process.exit(flagged.length > 0 ? 1 : 0);
