@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationOptions } from 'class-validator';
+import { describeValidator } from './validator-schemas.js';
 
 /**
  * ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm); a bare local time is ambiguous.
@@ -7,6 +8,15 @@ import { registerDecorator, ValidationOptions } from 'class-validator';
  */
 export const ISO_WITH_OFFSET =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+
+/** The longest date-time ISO_WITH_OFFSET admits: nanoseconds and a ±hh:mm offset. */
+export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
+
+describeValidator('isIsoDateTimeWithOffset', {
+  format: 'date-time',
+  pattern: ISO_WITH_OFFSET.source,
+  maxLength: DATE_TIME_MAX_LENGTH,
+});
 
 /**
  * The earliest year a date-time may be written with. PostgreSQL's timestamptz cannot hold year

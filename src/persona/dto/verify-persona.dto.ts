@@ -24,7 +24,7 @@ export class PersonaVerificationDto {
     type: 'integer',
     format: 'int32',
     minimum: 0,
-    // The registry's birth year has four digits.
+    // Birth years in the registry have four digits.
     maximum: 9999,
     description:
       "Whole years since the registry's birth date, on Argentina's calendar (America/Argentina/Buenos_Aires) at the time of the request",

@@ -1,3 +1,4 @@
+import { describeValidator } from '../../../common/validation/validator-schemas.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsDefined,
@@ -51,6 +52,12 @@ export function nacimientoProblem(value: unknown, now = new Date()): string | nu
   return null;
 }
 
+describeValidator('isNacimiento', {
+  format: 'date',
+  pattern: CALENDAR_DATE_PATTERN,
+  minLength: 10,
+  maxLength: 10,
+});
 const IsNacimiento = () =>
   ValidateBy({
     name: 'isNacimiento',
