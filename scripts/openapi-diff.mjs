@@ -50,10 +50,16 @@ const after = afterPath
   ? JSON.parse(readFileSync(afterPath, 'utf8'))
   : await (await import('./served-openapi.mjs')).servedOpenApi();
 
-/** Key order is not meaning; nor is the order of `required` and `enum` lists. */
+/** Key order is not meaning; nor is the order of `required` and `enum` lists or of parameters. */
 function normalize(value, key) {
   if (Array.isArray(value)) {
     const items = value.map((v) => normalize(v));
+    // Parameters are named: their order in the list says nothing.
+    if (key === 'parameters') {
+      return [...items].sort((a, b) =>
+        `${a.in}:${a.name ?? a.$ref}`.localeCompare(`${b.in}:${b.name ?? b.$ref}`),
+      );
+    }
     return key === 'required' || key === 'enum'
       ? [...items].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
       : items;

@@ -34,24 +34,32 @@ export default async () => {
           import('./openapi/error-envelope.dto.js'),
           {
             ErrorDetailDto: {
-              field: { required: true, type: () => String },
-              issue: { required: true, type: () => String },
+              field: { required: true, type: () => String, example: 'items[0].cantidad' },
+              issue: {
+                required: true,
+                type: () => String,
+                example: 'must be an integer from 1 to 999',
+              },
             },
             ErrorBodyDto: {
-              code: { required: true, type: () => String },
-              message: { required: true, type: () => String },
+              code: { required: true, type: () => String, example: 'VALIDATION_FAILED' },
+              message: { required: true, type: () => String, example: 'Request validation failed' },
               details: {
                 required: false,
                 type: () => [t['./openapi/error-envelope.dto.js'].ErrorDetailDto],
               },
             },
             ErrorEnvelopeDto: {
-              success: { required: true, type: () => Boolean },
+              success: { required: true, type: () => Boolean, example: false },
               error: {
                 required: true,
                 type: () => t['./openapi/error-envelope.dto.js'].ErrorBodyDto,
               },
-              request_id: { required: true, type: () => String },
+              request_id: {
+                required: true,
+                type: () => String,
+                example: '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11',
+              },
             },
           },
         ],
@@ -59,22 +67,56 @@ export default async () => {
           import('./cuir/dto/generate-cuir.dto.js'),
           {
             GenerateCuirDto: {
-              groupId: { required: true, type: () => String, pattern: '^[0-9]{25}$' },
-              itemId: { required: true, type: () => String, pattern: '^(0[1-9]|[1-9][0-9])$' },
-              state: { required: true, type: () => String },
-              prescriptionType: { required: true, type: () => String },
-              medicationType: { required: true, type: () => String, pattern: '^[0-9]{2}$' },
+              groupId: {
+                required: true,
+                type: () => String,
+                description: 'Group identifier: exactly 25 digits',
+                example: '0000000000000000000012345',
+                pattern: '^[0-9]{25}$',
+              },
+              itemId: {
+                required: true,
+                type: () => String,
+                description: 'Item within the group: 01\u201399',
+                example: '01',
+                pattern: '^(0[1-9]|[1-9][0-9])$',
+              },
+              state: {
+                required: true,
+                type: () => String,
+                description: "INDEC jurisdiction code of the prescriber's licence",
+                example: '02',
+              },
+              prescriptionType: {
+                required: true,
+                type: () => String,
+                description: '01 medication, 02 medical device, 03 studies/practices/procedures',
+                example: '01',
+              },
+              medicationType: {
+                required: true,
+                type: () => String,
+                description:
+                  'Subtype, 2 digits. For 01 the dispensing condition (01 libre, 02 bajo receta, 03 bajo receta archivada, 04 legalmente restringido); 00 for 02 and 03. The compatibility is enforced only when the client has local rules on (422 CUIR_RULES_VIOLATED).',
+                example: '02',
+                pattern: '^[0-9]{2}$',
+              },
             },
             CuirComponentsDto: {
-              platform: { required: true, type: () => String },
-              repository: { required: true, type: () => String },
-              jurisdiction: { required: true, type: () => String },
-              type_subtype: { required: true, type: () => String },
-              groupId: { required: true, type: () => String },
-              itemId: { required: true, type: () => String },
+              platform: { required: true, type: () => String, example: '0001' },
+              repository: { required: true, type: () => String, example: '0001' },
+              jurisdiction: { required: true, type: () => String, example: '02' },
+              type_subtype: { required: true, type: () => String, example: '0102' },
+              groupId: { required: true, type: () => String, example: '0000000000000000000012345' },
+              itemId: { required: true, type: () => String, example: '01' },
             },
             GeneratedCuirDto: {
-              cuir: { required: true, type: () => String },
+              cuir: {
+                required: true,
+                type: () => String,
+                description: '41 digits',
+                example: '00010001020102000000000000000000001234501',
+              },
               components: {
                 required: true,
                 type: () => t['./cuir/dto/generate-cuir.dto.js'].CuirComponentsDto,
@@ -90,28 +132,85 @@ export default async () => {
               code: {
                 required: false,
                 type: () => String,
+                description:
+                  'Exact catalogue code; when sent, the search ignores `q` (which must still be valid). Required unless `q` is sent.',
+                example: '1336421',
                 pattern: '^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$',
               },
-              page: { required: false, type: () => Number, minimum: 1, maximum: 1000000 },
-              per_page: { required: false, type: () => Number, minimum: 1 },
+              page: {
+                required: false,
+                type: () => Number,
+                description: 'Page, 1-based',
+                example: 1,
+                minimum: 1,
+                maximum: 1000000,
+              },
+              per_page: {
+                required: false,
+                type: () => Number,
+                description: 'Items per page',
+                minimum: 1,
+              },
             },
             MedicamentoDto: {
-              code: { required: true, type: () => String },
-              nombre: { required: true, type: () => String },
-              principio_activo: { required: true, type: () => String },
-              posologia: { required: true, type: () => String },
-              dosis: { required: true, type: () => String },
-              presentacion: { required: true, type: () => String },
-              pami_descuento: { required: true, type: () => Boolean },
-              droga: { required: true, type: () => String },
+              code: {
+                required: true,
+                type: () => String,
+                description: 'Catalogue code',
+                example: '1336421',
+              },
+              nombre: {
+                required: true,
+                type: () => String,
+                description: 'Commercial name (nombre_comercial)',
+                example: 'IBUPIRAC',
+              },
+              principio_activo: {
+                required: true,
+                type: () => String,
+                description: 'Active ingredient (IFA)',
+                example: 'IBUPROFENO',
+              },
+              posologia: {
+                required: true,
+                type: () => String,
+                description:
+                  'Pharmaceutical form and route of administration (the catalogue carries no dosage regimen)',
+                example: 'COMPRIMIDO RECUBIERTO, V\u00CDA ORAL',
+              },
+              dosis: {
+                required: true,
+                type: () => String,
+                description: 'Strength (concentraci\u00F3n)',
+                example: '400 mg',
+              },
+              presentacion: {
+                required: true,
+                type: () => String,
+                description: 'Pack',
+                example: 'envase x 20 comprimidos recubiertos',
+              },
+              pami_descuento: { required: true, type: () => Boolean, example: true },
+              droga: {
+                required: true,
+                type: () => String,
+                description: 'Generic drug name (DCI), as used for prescribing by generic name',
+                example: 'IBUPROFENO',
+              },
             },
             MedicamentosPageDto: {
-              total: { required: true, type: () => Number },
-              page: { required: true, type: () => Number },
+              total: {
+                required: true,
+                type: () => Number,
+                description: 'Matches in all pages',
+                example: 1,
+              },
+              page: { required: true, type: () => Number, example: 1 },
               per_page: { required: true, type: () => Number },
               items: {
                 required: true,
                 type: () => [t['./medicamentos/dto/buscar-medicamentos.dto.js'].MedicamentoDto],
+                description: 'Best match first',
               },
             },
           },
@@ -120,18 +219,60 @@ export default async () => {
           import('./profesional/dto/verify-profesional.dto.js'),
           {
             VerifyProfesionalDto: {
-              documento: { required: true, type: () => String, pattern: '^[0-9]{7,8}$' },
+              documento: {
+                required: true,
+                type: () => String,
+                description: "Profesional's DNI: 7 or 8 digits, no dots",
+                example: '25111222',
+                pattern: '^[0-9]{7,8}$',
+              },
               jurisdiccion: { required: false, type: () => String },
             },
             ProfesionalVerificationDto: {
-              documento: { required: true, type: () => String },
-              nombre: { required: true, type: () => String },
-              apellido: { required: true, type: () => String },
-              matricula: { required: true, type: () => String },
-              refeps_id: { required: true, type: () => String },
-              jurisdiccion: { required: true, type: () => String },
-              especialidad: { required: true, type: () => String },
-              activo: { required: true, type: () => Boolean },
+              documento: { required: true, type: () => String, example: '25111222' },
+              nombre: {
+                required: true,
+                type: () => String,
+                description: 'As the registry writes it (upper case)',
+                example: 'LAURA',
+              },
+              apellido: {
+                required: true,
+                type: () => String,
+                description: 'As the registry writes it (upper case)',
+                example: 'G\u00D3MEZ',
+              },
+              matricula: {
+                required: true,
+                type: () => String,
+                description: 'The chosen licence',
+                example: '123456',
+              },
+              refeps_id: {
+                required: true,
+                type: () => String,
+                description: "REFEPS ids of all the professional's licences, joined by commas",
+                example: '8123456,8654321',
+              },
+              jurisdiccion: {
+                required: true,
+                type: () => String,
+                description:
+                  "INDEC code of the chosen licence's jurisdiction ('' if the registry's is unknown)",
+                example: '02',
+              },
+              especialidad: {
+                required: true,
+                type: () => String,
+                description: "First certified specialty of the chosen licence, '' when none",
+                example: 'Cl\u00EDnica m\u00E9dica',
+              },
+              activo: {
+                required: true,
+                type: () => Boolean,
+                description: 'Whether the chosen licence is enabled',
+                example: true,
+              },
             },
           },
         ],
@@ -139,20 +280,71 @@ export default async () => {
           import('./recetas/contenido/dto/contenido.dto.js'),
           {
             PacienteDto: {
-              nombre: { required: true, type: () => String },
-              apellido: { required: true, type: () => String },
-              sexo: { required: true, enum: ['F', 'M', 'X'] },
-              fecha_nacimiento: { required: true, type: () => String },
+              nombre: {
+                required: true,
+                type: () => String,
+                description: "The patient's given names",
+                example: 'Ana Mar\u00EDa',
+              },
+              apellido: {
+                required: true,
+                type: () => String,
+                description: "The patient's surnames",
+                example: 'Fern\u00E1ndez',
+              },
+              sexo: {
+                required: true,
+                description: 'As the national registry writes it (Ley 26.743): F, M or X',
+                example: 'F',
+                enum: ['F', 'M', 'X'],
+              },
+              fecha_nacimiento: {
+                required: true,
+                type: () => String,
+                description:
+                  'Birth date, YYYY-MM-DD: from 1900-01-01, not in the future (Argentina time)',
+                example: '1985-03-14',
+              },
             },
             CoberturaDto: {
-              financiador: { required: true, type: () => String },
-              numero_afiliado: { required: true, type: () => String },
-              codigo_rnos: { required: false, type: () => String },
-              plan: { required: false, type: () => String },
+              financiador: {
+                required: true,
+                type: () => String,
+                description: "The insurer's name (obra social, prepaga or PAMI)",
+                example: 'PAMI',
+              },
+              numero_afiliado: {
+                required: true,
+                type: () => String,
+                description: "The patient's member number: 1\u201330 letters, digits, `-` or `/`",
+                example: '15-12345678-9/00',
+              },
+              codigo_rnos: {
+                required: false,
+                type: () => String,
+                description: "The insurer's code in the national registry (RNOS), 6 digits",
+                example: '500807',
+              },
+              plan: {
+                required: false,
+                type: () => String,
+                description: "The member's plan",
+                example: 'Plan 210',
+              },
             },
             DiagnosticoDto: {
-              codigo: { required: true, type: () => String },
-              descripcion: { required: false, type: () => String },
+              codigo: {
+                required: true,
+                type: () => String,
+                description:
+                  'ICD-10 code (CIE-10): a letter other than U, two digits, optionally a dot and 1\u20134 digits or capitals',
+                example: 'J02.9',
+              },
+              descripcion: {
+                required: false,
+                type: () => String,
+                example: 'Faringitis aguda, no especificada',
+              },
             },
           },
         ],
@@ -160,43 +352,129 @@ export default async () => {
           import('./recetas/registro/dto/registrar-receta.dto.js'),
           {
             RecetaItemDto: {
-              nombre: { required: true, type: () => String },
-              cantidad: { required: true, type: () => Number, minimum: 1, maximum: 999 },
-              codigo: { required: false, type: () => String },
-              dci: { required: false, type: () => String },
-              concentracion: { required: false, type: () => String },
-              forma_farmaceutica: { required: false, type: () => String },
-              presentacion: { required: false, type: () => String },
-              posologia: { required: false, type: () => String },
-              sustituible: { required: false, type: () => Boolean },
+              nombre: {
+                required: true,
+                type: () => String,
+                example: 'Ibuprofeno 400 mg comprimidos',
+              },
+              cantidad: {
+                required: true,
+                type: () => Number,
+                example: 2,
+                minimum: 1,
+                maximum: 999,
+              },
+              codigo: {
+                required: false,
+                type: () => String,
+                description:
+                  'Catalogue code (GET /v1/medicamentos/buscar): it must be in the catalogue, else 422 MEDICAMENTO_DESCONOCIDO (accepted as is while the catalogue mirror has never synced)',
+                example: '1336421',
+              },
+              dci: {
+                required: false,
+                type: () => String,
+                description: 'The generic name (international non-proprietary name, Ley 25.649)',
+                example: 'ibuprofeno',
+              },
+              concentracion: {
+                required: false,
+                type: () => String,
+                description: 'Strength',
+                example: '400 mg',
+              },
+              forma_farmaceutica: {
+                required: false,
+                type: () => String,
+                description: 'Pharmaceutical form',
+                example: 'comprimido recubierto',
+              },
+              presentacion: {
+                required: false,
+                type: () => String,
+                description: 'Presentation (pack)',
+                example: 'envase x 20 comprimidos',
+              },
+              posologia: {
+                required: false,
+                type: () => String,
+                description: 'Dosage instructions',
+                example: '1 comprimido cada 8 horas durante 5 d\u00EDas',
+              },
+              sustituible: {
+                required: false,
+                type: () => Boolean,
+                description:
+                  'Whether the dispenser may give another brand or a generic (default true); false: the prescriber forbids substitution (a dispensation with `sustituido: true` is 422 SUSTITUCION_NO_PERMITIDA)',
+                example: true,
+              },
             },
             RegistrarRecetaDto: {
-              documento_paciente: { required: true, type: () => String },
-              matricula_profesional: { required: true, type: () => String },
-              refeps_id: { required: false, type: () => String },
-              locacion: { required: true, type: () => String },
-              cuir: { required: true, type: () => String },
-              id_de_receta: { required: false, type: () => String },
-              nombre_medicamento: { required: false, type: () => String },
-              fecha_creacion: { required: true, type: () => String },
+              documento_paciente: {
+                required: true,
+                type: () => String,
+                description:
+                  'Patient DNI, 7\u20138 digits; dots allowed on input (30.111.222), stored without',
+                example: '30111222',
+              },
+              matricula_profesional: {
+                required: true,
+                type: () => String,
+                description:
+                  'Licence number, 1\u201320 letters or digits; checked against REFEPS in the CUIR jurisdiction',
+                example: '123456',
+              },
+              refeps_id: { required: false, type: () => String, example: '8123456' },
+              locacion: {
+                required: true,
+                type: () => String,
+                example: 'Hospital de Cl\u00EDnicas, consultorio 12',
+              },
+              cuir: {
+                required: true,
+                type: () => String,
+                description:
+                  'A structurally valid 41-digit CUIR (known jurisdiction, type, and subtype for that type). Type 01 with subtype 03 (bajo receta archivada) or 04 (legalmente restringido) is a restricted prescription: see paciente',
+                example: '00010001020102000000000000000000001234501',
+              },
+              id_de_receta: { required: false, type: () => String, example: 'RX-2026-000123' },
+              nombre_medicamento: { required: false, type: () => String, example: 'Ibuprofeno' },
+              fecha_creacion: {
+                required: true,
+                type: () => String,
+                description:
+                  'ISO 8601 date-time with offset, written from year 1900 on (earlier dates, which PostgreSQL may not even store, are refused with 400); at most 5 minutes in the future',
+                example: '2026-11-22T10:30:00-03:00',
+              },
               items: {
                 required: true,
                 type: () => [t['./recetas/registro/dto/registrar-receta.dto.js'].RecetaItemDto],
                 minItems: 1,
                 maxItems: 10,
               },
-              fecha_inicio_vigencia: { required: false, type: () => String },
+              fecha_inicio_vigencia: {
+                required: false,
+                type: () => String,
+                description:
+                  'First day of the validity window: a calendar date from the date of fecha_creacion in Argentina time (UTC\u221203:00) to 365 days after it; default that date. The window lasts VIGENCIA_DIAS_MEDICAMENTOS days (CUIR type 01, default 30) or VIGENCIA_DIAS_OTRAS (types 02 and 03, default 60), this day included. A chronic treatment is several prescriptions with staggered start dates.',
+                example: '2026-11-22',
+              },
               paciente: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                description:
+                  'The patient: all four members required when the object is sent. Required on a restricted prescription (CUIR type 01, subtype 03 or 04), whose every item also needs dci, concentracion, forma_farmaceutica and posologia: else 400 VALIDATION_FAILED naming each missing member',
               },
               cobertura: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                description: "The patient's health coverage, which the pharmacy bills",
               },
               diagnostico: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
+                description:
+                  'The diagnosis (never shown to dispensers: not in the verification by CUIR; the printed document shows its code only)',
               },
             },
           },
@@ -205,19 +483,53 @@ export default async () => {
           import('./recetas/vida/dto/receta-vida.dto.js'),
           {
             FarmaciaDto: {
-              cuit: { required: true, type: () => String },
-              nombre: { required: true, type: () => String },
+              cuit: {
+                required: true,
+                type: () => String,
+                description: 'CUIT, 11 digits with a valid check digit',
+                example: '30712345671',
+              },
+              nombre: { required: true, type: () => String, example: 'Farmacia Central' },
             },
             DispensaDeRecetaItemDto: {
-              item: { required: true, type: () => Number },
-              nombre: { required: true, type: () => String },
-              cantidad_dispensada: { required: true, type: () => Number },
-              codigo: { required: false, type: () => String },
-              sustituido: { required: true, type: () => Boolean },
+              item: {
+                required: true,
+                type: () => Number,
+                description: 'Position in the prescription, from 1',
+              },
+              nombre: {
+                required: true,
+                type: () => String,
+                example: 'Ibuprofeno 400 mg comprimidos',
+              },
+              cantidad_dispensada: {
+                required: true,
+                type: () => Number,
+                description: 'Units dispensed (at most the prescribed)',
+              },
+              codigo: {
+                required: false,
+                type: () => String,
+                description: 'Catalogue code dispensed',
+                example: '1336421',
+              },
+              sustituido: {
+                required: true,
+                type: () => Boolean,
+                description: 'Another brand or a generic was given',
+              },
             },
             DispensaDeRecetaDto: {
-              id_dispensa: { required: true, type: () => String },
-              fecha_dispensa: { required: true, type: () => String },
+              id_dispensa: {
+                required: true,
+                type: () => String,
+                example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+              },
+              fecha_dispensa: {
+                required: true,
+                type: () => String,
+                description: 'When it was dispensed',
+              },
               farmacia: {
                 required: true,
                 type: () => t['./recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
@@ -226,11 +538,19 @@ export default async () => {
                 required: true,
                 type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].DispensaDeRecetaItemDto],
               },
-              revertida: { required: true, type: () => Boolean },
+              revertida: {
+                required: true,
+                type: () => Boolean,
+                description: 'Reversed by the dispenser: its items are dispensable again',
+              },
             },
             RecetaItemDetalleDto: {
               sustituible: { required: true, type: () => Boolean },
-              dispensado: { required: true, type: () => Number },
+              dispensado: {
+                required: true,
+                type: () => Number,
+                description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
+              },
             },
           },
         ],
@@ -238,7 +558,7 @@ export default async () => {
           import('./recetas/consulta/dto/receta-responses.dto.js'),
           {
             RecetaResumenDto: {
-              id_transaccion: { required: true, type: () => String },
+              id_transaccion: { required: true, type: () => String, example: '1042' },
               id_de_receta: { required: true, type: () => String, nullable: true },
               cuir: { required: true, type: () => String },
               fecha_creacion: { required: true, type: () => String },
@@ -247,15 +567,31 @@ export default async () => {
               estado: { required: true, type: () => String },
             },
             ListadoRecetasDto: {
-              total: { required: true, type: () => Number },
-              total_exact: { required: true, type: () => Boolean },
-              page: { required: true, type: () => Number },
-              per_page: { required: true, type: () => Number },
+              total: {
+                required: true,
+                type: () => Number,
+                description:
+                  'All matches of the filters (not just this page), counted exactly up to 10,000; beyond that it is 10,000 and `total_exact` is false (narrow the range or filter for an exact figure)',
+                example: 1,
+              },
+              total_exact: {
+                required: true,
+                type: () => Boolean,
+                description: 'Whether `total` is the exact number of matches (false past 10,000)',
+              },
+              page: { required: true, type: () => Number, example: 1 },
+              per_page: { required: true, type: () => Number, example: 50 },
               items: {
                 required: true,
                 type: () => [t['./recetas/consulta/dto/receta-responses.dto.js'].RecetaResumenDto],
               },
-              as_of: { required: true, type: () => String },
+              as_of: {
+                required: true,
+                type: () => String,
+                description:
+                  'Snapshot watermark: pass it as `as_of` to fetch further pages of this same listing',
+                example: '1042',
+              },
             },
             RecetaDetalleDto: {
               id_transaccion: { required: true, type: () => String },
@@ -270,25 +606,42 @@ export default async () => {
               items: {
                 required: true,
                 type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
+                description: 'The registered items, each with the units dispensed',
               },
               paciente: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                description: 'The patient, when registered',
               },
               cobertura: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                description: 'The coverage, when registered',
               },
               diagnostico: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
+                description: 'The diagnosis, when registered',
               },
-              estado: { required: true, type: () => String },
+              estado: {
+                required: true,
+                type: () => String,
+                description:
+                  "The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)",
+              },
               mensaje: { required: true, type: () => String },
               created_at: { required: true, type: () => String },
               updated_at: { required: true, type: () => String },
-              completed_at: { required: false, type: () => String },
-              failure_reason: { required: false, type: () => String },
+              completed_at: {
+                required: false,
+                type: () => String,
+                description: 'Present once COMPLETED',
+              },
+              failure_reason: {
+                required: false,
+                type: () => String,
+                description: 'Present once FAILED',
+              },
               estado_receta: {
                 required: true,
                 enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
@@ -299,24 +652,52 @@ export default async () => {
               dispensas: {
                 required: true,
                 type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].DispensaDeRecetaDto],
+                description: 'Its dispensations, oldest first, reversed ones included',
               },
             },
             HistorialEntryDto: {
               at: { required: true, type: () => String },
-              evento: { required: true, type: () => String },
+              evento: {
+                required: true,
+                type: () => String,
+                description:
+                  'REGISTRADA, INTENTO, ESTADO, NOTIFICACION_NO_REQUERIDA, WEBHOOK; the cancellation: ANULADA, ANULACION_INTENTO (each attempt at telling the ministry), ANULACION_INFORMADA, ANULACION_FALLIDA, ANULACION_NO_INFORMADA (nothing to tell: the pointer was never accepted)',
+              },
               estado: { required: true, type: () => String },
-              intento: { required: true, type: () => Number, nullable: true },
-              resultado: { required: true, type: () => String, nullable: true },
+              intento: {
+                required: true,
+                type: () => Number,
+                nullable: true,
+                description:
+                  'The delivery attempt (at most MINISTRY_MAX_ATTEMPTS, itself at most 100), or the webhook delivery attempt (at most WEBHOOK_MAX_ATTEMPTS, at most 50); null for a registration or a state change without one',
+              },
+              resultado: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'ok, error, rejected, completed, failed\u2026',
+              },
               detalle: { required: true, type: () => String, nullable: true },
             },
             TransaccionDto: {
               id_transaccion: { required: true, type: () => String },
               cuir: { required: true, type: () => String },
               estado: { required: true, type: () => String },
-              intentos: { required: true, type: () => Number },
+              intentos: {
+                required: true,
+                type: () => Number,
+                description:
+                  'Delivery attempts made so far (at most MINISTRY_MAX_ATTEMPTS, itself at most 100)',
+                example: 1,
+              },
               ultimo_intento_at: { required: true, type: () => String, nullable: true },
               proximo_intento_at: { required: true, type: () => String, nullable: true },
-              ministerio_ref: { required: true, type: () => String, nullable: true },
+              ministerio_ref: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: "The ministry's receipt id once COMPLETED",
+              },
               historial: {
                 required: true,
                 type: () => [t['./recetas/consulta/dto/receta-responses.dto.js'].HistorialEntryDto],
@@ -328,10 +709,31 @@ export default async () => {
           import('./common/validation/date-range-page.query.js'),
           {
             DateRangePageQuery: {
-              fecha_desde: { required: true, type: () => String },
-              fecha_hasta: { required: true, type: () => String },
-              page: { required: false, type: () => Number, minimum: 1, maximum: 1000000 },
-              per_page: { required: false, type: () => Number, minimum: 1, maximum: 200 },
+              fecha_desde: {
+                required: true,
+                type: () => String,
+                example: '2026-11-01T00:00:00-03:00',
+              },
+              fecha_hasta: {
+                required: true,
+                type: () => String,
+                example: '2026-11-30T23:59:59-03:00',
+              },
+              page: {
+                required: false,
+                type: () => Number,
+                description:
+                  'The page to answer, from 1 (default 1), of `per_page` items in the listing order; past the last page, an empty `items`',
+                minimum: 1,
+                maximum: 1000000,
+              },
+              per_page: {
+                required: false,
+                type: () => Number,
+                description: 'Items per page, 1 to 200 (default 50)',
+                minimum: 1,
+                maximum: 200,
+              },
             },
           },
         ],
@@ -340,23 +742,85 @@ export default async () => {
           {
             ListarEventosQuery: {},
             EventoDto: {
-              id: { required: true, type: () => String },
-              at: { required: true, type: () => String },
-              tipo: { required: true, type: () => String },
-              cuir: { required: true, type: () => String, nullable: true },
-              id_transaccion: { required: true, type: () => String, nullable: true },
-              actor: { required: true, type: () => String },
-              resultado: { required: true, type: () => String },
-              request_id: { required: true, type: () => String, nullable: true },
-              client_request_id: { required: true, type: () => String, nullable: true },
+              id: {
+                required: true,
+                type: () => String,
+                description: 'Increasing id of the event in the log',
+                example: '5012',
+              },
+              at: { required: true, type: () => String, example: '2026-11-22T13:30:00.000Z' },
+              tipo: {
+                required: true,
+                type: () => String,
+                description:
+                  "What happened: registration, cancellation, verification by CUIR, reservation and its release, dispensation, reversal, the patient's access, a document download",
+                example: 'registro',
+              },
+              cuir: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                example: '00010001020102000000000000000000001234501',
+              },
+              id_transaccion: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                example: '1042',
+              },
+              actor: {
+                required: true,
+                type: () => String,
+                description:
+                  "The acting API client's id, or `paciente` for the citizen's own access",
+                example: '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11',
+              },
+              resultado: {
+                required: true,
+                type: () => String,
+                description: '`ok`, or the error code the action answered',
+                example: 'ok',
+              },
+              request_id: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  "The id the service gave the request that acted (a UUID it minted, never the client's X-Request-Id); null for the service's own work (jobs, the operator's CLI)",
+                example: '8d0e6f9c-3b1a-4c2e-9a57-0f4b2c6d1e83',
+              },
+              client_request_id: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  "The X-Request-Id the acting client sent, as it sent it: that client's own text, not the service's record (null when it sent none)",
+                example: 'pos-0042-7781',
+              },
             },
             ListadoEventosDto: {
-              total: { required: true, type: () => Number },
-              page: { required: true, type: () => Number },
-              per_page: { required: true, type: () => Number },
+              total: {
+                required: true,
+                type: () => Number,
+                description: "All of the prescription's events",
+                example: 1,
+              },
+              page: {
+                required: true,
+                type: () => Number,
+                description: 'The page answered',
+                example: 1,
+              },
+              per_page: {
+                required: true,
+                type: () => Number,
+                description: 'Events per page',
+                example: 50,
+              },
               items: {
                 required: true,
                 type: () => [t['./recetas/consulta/dto/eventos.dto.js'].EventoDto],
+                description: 'Oldest first; at most per_page',
               },
             },
           },
@@ -365,8 +829,18 @@ export default async () => {
           import('./recetas/consulta/dto/receta-filtros.query.js'),
           {
             RecetaFiltrosQuery: {
-              matricula: { required: false, type: () => String },
-              documento: { required: false, type: () => String },
+              matricula: {
+                required: false,
+                type: () => String,
+                description: 'Exact licence number',
+                example: '123456',
+              },
+              documento: {
+                required: false,
+                type: () => String,
+                description: 'Exact patient DNI (7\u20138 digits, no dots)',
+                example: '30111222',
+              },
             },
           },
         ],
@@ -374,8 +848,19 @@ export default async () => {
           import('./recetas/consulta/dto/listar-recetas.query.js'),
           {
             ListarRecetasQuery: {
-              estado: { required: false, enum: ['PENDING', 'COMPLETED', 'FAILED'] },
-              as_of: { required: false, type: () => String },
+              estado: {
+                required: false,
+                description:
+                  "Only prescriptions whose ministry transaction is in this state (`estado`: PENDING, COMPLETED or FAILED; not `estado_receta`, which the listing's summary does not carry)",
+                enum: ['PENDING', 'COMPLETED', 'FAILED'],
+              },
+              as_of: {
+                required: false,
+                type: () => String,
+                description:
+                  'Snapshot watermark for stable paging: pass the `as_of` returned with page 1 when fetching the next pages, and rows registered after it are left out, so pages stay disjoint and complete while new prescriptions arrive.',
+                example: '1042',
+              },
             },
           },
         ],
@@ -383,7 +868,15 @@ export default async () => {
           import('./recetas/anulacion/dto/anular-receta.dto.js'),
           {
             AnularRecetaDto: {
-              motivo: { required: true, type: () => String, minLength: 3, maxLength: 200 },
+              motivo: {
+                required: true,
+                type: () => String,
+                description:
+                  'Why the prescription is cancelled, 3\u2013200 characters. Sent to the ministry with the notice; kept with the prescription (not in the event log).',
+                example: 'Error en la dosis prescripta',
+                minLength: 3,
+                maxLength: 200,
+              },
             },
           },
         ],
@@ -391,11 +884,30 @@ export default async () => {
           import('./recetas/registro/dto/receta-registrada.dto.js'),
           {
             RecetaRegistradaDto: {
-              id_transaccion: { required: true, type: () => String },
-              estado: { required: true, enum: ['PENDING'] },
-              mensaje: { required: true, type: () => String },
-              cuir: { required: true, type: () => String },
-              id_de_receta: { required: true, type: () => String, nullable: true },
+              id_transaccion: {
+                required: true,
+                type: () => String,
+                description: 'Sequential transaction id (decimal string)',
+                example: '1042',
+              },
+              estado: { required: true, example: 'PENDING', enum: ['PENDING'] },
+              mensaje: {
+                required: true,
+                type: () => String,
+                example:
+                  'Transacci\u00F3n iniciada; pendiente de confirmaci\u00F3n del Ministerio de Salud',
+              },
+              cuir: {
+                required: true,
+                type: () => String,
+                example: '00010001020102000000000000000000001234501',
+              },
+              id_de_receta: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                example: 'RX-2026-000123',
+              },
             },
           },
         ],
@@ -403,10 +915,23 @@ export default async () => {
           import('./verificacion/dto/verificacion.dto.js'),
           {
             VerificacionItemDto: {
-              item: { required: true, type: () => Number },
+              item: {
+                required: true,
+                type: () => Number,
+                description: 'Position in the prescription, from 1: the `item` to dispense',
+              },
               sustituible: { required: true, type: () => Boolean },
-              dispensado: { required: true, type: () => Number },
-              dispensable: { required: true, type: () => Boolean },
+              dispensado: {
+                required: true,
+                type: () => Number,
+                description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
+              },
+              dispensable: {
+                required: true,
+                type: () => Boolean,
+                description:
+                  'Whether the caller may dispense it now: not dispensed, the prescription not ANULADA, today within the validity window, and no other dispenser holding a live reservation',
+              },
             },
             ReservaVerificacionDto: {
               vence_at: { required: true, type: () => String },
@@ -414,7 +939,12 @@ export default async () => {
             },
             VerificacionRecetaDto: {
               cuir: { required: true, type: () => String },
-              estado: { required: true, type: () => String },
+              estado: {
+                required: true,
+                type: () => String,
+                description:
+                  "The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)",
+              },
               estado_receta: {
                 required: true,
                 enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
@@ -422,37 +952,73 @@ export default async () => {
               fecha_creacion: { required: true, type: () => String },
               vigencia_desde: { required: true, type: () => String },
               vigencia_hasta: { required: true, type: () => String },
-              matricula_profesional: { required: true, type: () => String },
-              jurisdiccion: { required: true, type: () => String },
+              matricula_profesional: {
+                required: true,
+                type: () => String,
+                description: "The prescriber's licence",
+              },
+              jurisdiccion: {
+                required: true,
+                type: () => String,
+                description: 'INDEC code of the jurisdiction (from the CUIR)',
+                example: '02',
+              },
               items: {
                 required: true,
                 type: () => [t['./verificacion/dto/verificacion.dto.js'].VerificacionItemDto],
+                description:
+                  'Each item with its content (generic name, strength, form, presentation, dosage, whether it may be substituted)',
               },
               cobertura: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                description:
+                  "The patient's coverage, when registered: the pharmacy bills it. The patient, the diagnosis and the document are never shown here.",
               },
               reserva: {
                 required: true,
                 type: () => t['./verificacion/dto/verificacion.dto.js'].ReservaVerificacionDto,
                 nullable: true,
+                description:
+                  'null, or the live reservation: when it lapses and whether it is yours',
               },
-              content_sha256: { required: true, type: () => String },
+              content_sha256: {
+                required: true,
+                type: () => String,
+                description:
+                  "SHA-256 (hex) of the canonical registered content (contract \u00A73): JSON with sorted keys of every registered member and the validity window, where the patient's document, the patient, the coverage and the diagnosis enter only as a salted SHA-256 the service keeps (so the hash reveals none of them). Prescriptions registered before the content members keep their earlier hash (without the window).",
+                example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
+              },
             },
             ListarVerificacionesQuery: {
-              cuir: { required: false, type: () => String, pattern: '^\\d{41}$' },
+              cuir: {
+                required: false,
+                type: () => String,
+                description: 'Only verifications of this CUIR',
+                example: '00010001020102000000000000000000001234501',
+                pattern: '^[0-9]{41}$',
+              },
             },
             VerificacionAuditDto: {
               cuir: { required: true, type: () => String },
               id_transaccion: { required: true, type: () => String, nullable: true },
-              verificado_por: { required: true, type: () => String },
+              verificado_por: {
+                required: true,
+                type: () => String,
+                description: 'The API client that verified',
+              },
               verificado_por_id: { required: true, type: () => String },
               at: { required: true, type: () => String },
             },
             ListadoVerificacionesDto: {
-              total: { required: true, type: () => Number },
-              page: { required: true, type: () => Number },
-              per_page: { required: true, type: () => Number },
+              total: {
+                required: true,
+                type: () => Number,
+                description: 'All matches of the filters, not just this page',
+                example: 1,
+              },
+              page: { required: true, type: () => Number, example: 1 },
+              per_page: { required: true, type: () => Number, example: 50 },
               items: {
                 required: true,
                 type: () => [t['./verificacion/dto/verificacion.dto.js'].VerificacionAuditDto],
@@ -464,18 +1030,53 @@ export default async () => {
           import('./dispensas/dto/dispensa.dto.js'),
           {
             DispensaItemDto: {
-              item: { required: true, type: () => Number },
-              nombre: { required: true, type: () => String },
-              dci: { required: false, type: () => String },
-              codigo_prescrito: { required: false, type: () => String },
-              cantidad_prescrita: { required: true, type: () => Number },
-              cantidad_dispensada: { required: true, type: () => Number },
-              codigo: { required: false, type: () => String },
-              sustituido: { required: true, type: () => Boolean },
+              item: {
+                required: true,
+                type: () => Number,
+                description: 'Position in the prescription, from 1',
+              },
+              nombre: {
+                required: true,
+                type: () => String,
+                example: 'Ibuprofeno 400 mg comprimidos',
+              },
+              dci: {
+                required: false,
+                type: () => String,
+                description: 'The generic name prescribed, when the prescriber gave one',
+                example: 'ibuprofeno',
+              },
+              codigo_prescrito: {
+                required: false,
+                type: () => String,
+                description: 'The catalogue code prescribed, when the prescriber gave one',
+                example: '1336421',
+              },
+              cantidad_prescrita: { required: true, type: () => Number, example: 2 },
+              cantidad_dispensada: { required: true, type: () => Number, example: 2 },
+              codigo: {
+                required: false,
+                type: () => String,
+                description: 'Catalogue code dispensed',
+                example: '1336421',
+              },
+              sustituido: {
+                required: true,
+                type: () => Boolean,
+                description: 'Another brand or a generic was given',
+              },
             },
             DispensaDto: {
-              id_dispensa: { required: true, type: () => String },
-              cuir: { required: true, type: () => String },
+              id_dispensa: {
+                required: true,
+                type: () => String,
+                example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+              },
+              cuir: {
+                required: true,
+                type: () => String,
+                example: '00010001020102000000000000000000001234501',
+              },
               estado_receta: {
                 required: true,
                 enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
@@ -489,8 +1090,16 @@ export default async () => {
                 required: true,
                 type: () => [t['./dispensas/dto/dispensa.dto.js'].DispensaItemDto],
               },
-              registrada_at: { required: true, type: () => String },
-              revertida: { required: true, type: () => Boolean },
+              registrada_at: {
+                required: true,
+                type: () => String,
+                description: 'When the service recorded it',
+              },
+              revertida: {
+                required: true,
+                type: () => Boolean,
+                description: 'Reversed: its items are dispensable again',
+              },
               revertida_at: { required: true, type: () => String, nullable: true },
               motivo_reversion: { required: true, type: () => String, nullable: true },
             },
@@ -500,26 +1109,84 @@ export default async () => {
           import('./dispensas/dto/dispensar.dto.js'),
           {
             FarmaciaInputDto: {
-              cuit: { required: true, type: () => String, pattern: '^\\d{11}$' },
-              nombre: { required: true, type: () => String, minLength: 1, maxLength: 200 },
+              cuit: {
+                required: true,
+                type: () => String,
+                description:
+                  "The pharmacy's CUIT: 11 digits with a valid check digit (mod 11), no dashes",
+                example: '30712345671',
+                pattern: '^\\d{11}$',
+              },
+              nombre: {
+                required: true,
+                type: () => String,
+                example: 'Farmacia Central',
+                minLength: 1,
+                maxLength: 200,
+              },
             },
             DispensarItemDto: {
-              item: { required: true, type: () => Number, minimum: 1, maximum: 10 },
-              cantidad: { required: true, type: () => Number, minimum: 1 },
-              codigo: { required: false, type: () => String, pattern: '^[A-Za-z0-9-]{1,32}$' },
-              sustituido: { required: false, type: () => Boolean },
+              item: {
+                required: true,
+                type: () => Number,
+                description: "Position in the prescription's items, from 1; beyond its items: 400",
+                example: 1,
+                minimum: 1,
+                maximum: 10,
+              },
+              cantidad: {
+                required: true,
+                type: () => Number,
+                description:
+                  'Units dispensed: at most the prescribed (more: 422 CANTIDAD_EXCEDIDA); fewer close the item all the same',
+                example: 2,
+                minimum: 1,
+              },
+              codigo: {
+                required: false,
+                type: () => String,
+                description:
+                  "Catalogue code dispensed (GET /v1/medicamentos/buscar): it must be in the catalogue (else 422 MEDICAMENTO_DESCONOCIDO), and one other than the item's prescribed codigo is a substitution (without sustituido: true, 422 SUSTITUCION_NO_DECLARADA)",
+                example: '1336421',
+                pattern: '^[A-Za-z0-9-]{1,32}$',
+              },
+              sustituido: {
+                required: false,
+                type: () => Boolean,
+                description:
+                  'Another brand or a generic was given (default false); on an item the prescriber marked sustituible: false, 422 SUSTITUCION_NO_PERMITIDA',
+                example: false,
+              },
             },
             DispensarDto: {
-              cuir: { required: true, type: () => String },
-              reserva_id: { required: false, type: () => String, format: 'uuid' },
+              cuir: {
+                required: true,
+                type: () => String,
+                description: 'The prescription, by its CUIR: a structurally valid 41-digit CUIR',
+                example: '00010001020102000000000000000000001234501',
+              },
+              reserva_id: {
+                required: false,
+                type: () => String,
+                description:
+                  "Your reservation on this prescription (POST /v1/dispensas/reservas): it is consumed. Another prescription's or another client's id: 400. Without it, a live reservation of yours on the prescription is consumed all the same.",
+                format: 'uuid',
+              },
               farmacia: {
                 required: true,
                 type: () => t['./dispensas/dto/dispensar.dto.js'].FarmaciaInputDto,
               },
-              fecha_dispensa: { required: true, type: () => String },
+              fecha_dispensa: {
+                required: true,
+                type: () => String,
+                description:
+                  'When it was dispensed: ISO 8601 with offset, at most 5 minutes ahead, not before the prescription was issued; its date in Argentina time must fall in the validity window',
+                example: '2026-11-23T10:25:00-03:00',
+              },
               items: {
                 required: true,
                 type: () => [t['./dispensas/dto/dispensar.dto.js'].DispensarItemDto],
+                description: '1 to 10 items, each `item` at most once',
                 uniqueItems: true,
                 minItems: 1,
                 maxItems: 10,
@@ -531,18 +1198,46 @@ export default async () => {
           import('./dispensas/dto/revertir.dto.js'),
           {
             RevertirDispensaDto: {
-              motivo: { required: true, type: () => String, minLength: 3, maxLength: 200 },
+              motivo: {
+                required: true,
+                type: () => String,
+                description: 'Why the dispensation is reversed, 3\u2013200 characters',
+                example: 'Registrada por error: el paciente no retir\u00F3 la medicaci\u00F3n',
+                minLength: 3,
+                maxLength: 200,
+              },
             },
           },
         ],
         [
           import('./dispensas/dto/reservar.dto.js'),
           {
-            ReservarDto: { cuir: { required: true, type: () => String } },
+            ReservarDto: {
+              cuir: {
+                required: true,
+                type: () => String,
+                description:
+                  'The prescription to hold, by its CUIR: a structurally valid 41-digit CUIR',
+                example: '00010001020102000000000000000000001234501',
+              },
+            },
             ReservaDto: {
-              reserva_id: { required: true, type: () => String },
-              cuir: { required: true, type: () => String },
-              vence_at: { required: true, type: () => String },
+              reserva_id: {
+                required: true,
+                type: () => String,
+                example: 'b7c9d2e4-1f3a-4b5c-8d6e-7f8091a2b3c4',
+              },
+              cuir: {
+                required: true,
+                type: () => String,
+                example: '00010001020102000000000000000000001234501',
+              },
+              vence_at: {
+                required: true,
+                type: () => String,
+                description:
+                  'When it lapses (DISPENSA_RESERVA_MINUTOS after it was made or last asked for again, never past DISPENSA_RESERVA_MAX_MINUTOS after it was made); it frees itself then',
+              },
             },
           },
         ],
@@ -550,14 +1245,36 @@ export default async () => {
           import('./persona/dto/verify-persona.dto.js'),
           {
             VerifyPersonaDto: {
-              documento: { required: true, type: () => String, pattern: '^[0-9]{7,8}$' },
+              documento: {
+                required: true,
+                type: () => String,
+                description: "Persona's DNI: 7 or 8 digits, no dots",
+                example: '30111222',
+                pattern: '^[0-9]{7,8}$',
+              },
             },
             PersonaVerificationDto: {
-              nombre: { required: true, type: () => String },
-              apellido: { required: true, type: () => String },
+              nombre: {
+                required: true,
+                type: () => String,
+                description: 'As the registry writes it (upper case)',
+                example: 'ANA MAR\u00CDA',
+              },
+              apellido: {
+                required: true,
+                type: () => String,
+                description: 'As the registry writes it (upper case)',
+                example: 'FERN\u00C1NDEZ',
+              },
               edad: { required: true, type: () => Number },
-              domicilio: { required: true, type: () => String },
-              documento: { required: true, type: () => String },
+              domicilio: {
+                required: true,
+                type: () => String,
+                description:
+                  'One line: street and number, floor/flat, locality, province; empty parts left out, and a province equal to its locality written once',
+                example: 'AV. CORRIENTES 1234, 5 B, CIUDAD AUT\u00D3NOMA DE BUENOS AIRES',
+              },
+              documento: { required: true, type: () => String, example: '30111222' },
             },
           },
         ],
@@ -566,15 +1283,28 @@ export default async () => {
           {
             RecetaPacienteItemDto: {
               sustituible: { required: true, type: () => Boolean },
-              dispensado: { required: true, type: () => Number },
+              dispensado: {
+                required: true,
+                type: () => Number,
+                description: 'Units dispensed so far (dispensations not reversed)',
+                example: 0,
+              },
             },
             RecetaPacienteDto: {
-              cuir: { required: true, type: () => String },
-              estado_receta: { required: true, type: () => String },
-              fecha_creacion: { required: true, type: () => String },
-              vigencia_desde: { required: true, type: () => String },
-              vigencia_hasta: { required: true, type: () => String },
-              matricula_profesional: { required: true, type: () => String },
+              cuir: {
+                required: true,
+                type: () => String,
+                example: '00010001020102000000000000000000001234501',
+              },
+              estado_receta: { required: true, type: () => String, example: 'VIGENTE' },
+              fecha_creacion: {
+                required: true,
+                type: () => String,
+                example: '2026-11-22T13:30:00.000Z',
+              },
+              vigencia_desde: { required: true, type: () => String, example: '2026-11-22' },
+              vigencia_hasta: { required: true, type: () => String, example: '2026-12-21' },
+              matricula_profesional: { required: true, type: () => String, example: '123456' },
               items: {
                 required: true,
                 type: () => [t['./paciente/dto/receta-paciente.dto.js'].RecetaPacienteItemDto],
@@ -582,16 +1312,25 @@ export default async () => {
               paciente: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                description: 'The patient, when registered',
               },
               cobertura: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                description: 'The coverage, when registered',
               },
               diagnostico: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
+                description: 'The diagnosis, when registered',
               },
-              documento_url: { required: true, type: () => String },
+              documento_url: {
+                required: true,
+                type: () => String,
+                description: 'The printable prescription (PDF), with the same token',
+                example:
+                  'https://recetas.example/v1/paciente/recetas/00010001020102000000000000000000001234501/documento',
+              },
             },
           },
         ],
@@ -599,41 +1338,108 @@ export default async () => {
           import('./publico/dto/verificacion-publica.dto.js'),
           {
             ItemPublicoDto: {
-              item: { required: true, type: () => Number },
-              nombre: { required: true, type: () => String },
-              dci: { required: false, type: () => String },
-              concentracion: { required: false, type: () => String },
-              cantidad: { required: true, type: () => Number },
-              dispensado: { required: true, type: () => Number },
+              item: { required: true, type: () => Number, example: 1 },
+              nombre: {
+                required: true,
+                type: () => String,
+                example: 'Ibuprofeno 400 mg comprimidos',
+              },
+              dci: {
+                required: false,
+                type: () => String,
+                description: 'The generic name, when the prescriber gave one',
+                example: 'ibuprofeno',
+              },
+              concentracion: {
+                required: false,
+                type: () => String,
+                description: 'The concentration, when the prescriber gave one',
+                example: '400 mg',
+              },
+              cantidad: { required: true, type: () => Number, example: 2 },
+              dispensado: {
+                required: true,
+                type: () => Number,
+                description: 'Units dispensed by dispensations not reversed',
+                example: 0,
+              },
             },
             VerificacionPublicaDto: {
-              cuir: { required: true, type: () => String },
+              cuir: {
+                required: true,
+                type: () => String,
+                example: '00010001020102000000000000000000001234501',
+              },
               estado_receta: {
                 required: true,
+                example: 'VIGENTE',
                 enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
               },
-              fecha_creacion: { required: true, type: () => String },
-              vigencia_desde: { required: true, type: () => String },
-              vigencia_hasta: { required: true, type: () => String },
-              matricula_profesional: { required: true, type: () => String },
-              jurisdiccion: { required: true, type: () => String },
-              jurisdiccion_nombre: { required: true, type: () => String },
-              profesional_nombre: { required: true, type: () => String, nullable: true },
+              fecha_creacion: {
+                required: true,
+                type: () => String,
+                example: '2026-11-22T13:30:00Z',
+              },
+              vigencia_desde: { required: true, type: () => String, example: '2026-11-22' },
+              vigencia_hasta: { required: true, type: () => String, example: '2026-12-21' },
+              matricula_profesional: { required: true, type: () => String, example: '123456' },
+              jurisdiccion: {
+                required: true,
+                type: () => String,
+                description: 'INDEC code of the CUIR\u2019s jurisdiction',
+                example: '02',
+              },
+              jurisdiccion_nombre: {
+                required: true,
+                type: () => String,
+                example: 'Ciudad Aut\u00F3noma de Buenos Aires',
+              },
+              profesional_nombre: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'The prescriber\u2019s name from REFEPS, when known (null while it cannot be asked)',
+                example: 'G\u00D3MEZ, LAURA',
+              },
               items: {
                 required: true,
                 type: () => [t['./publico/dto/verificacion-publica.dto.js'].ItemPublicoDto],
               },
-              content_sha256: { required: true, type: () => String },
+              content_sha256: {
+                required: true,
+                type: () => String,
+                example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
+              },
             },
           },
         ],
         [
           import('./publico/dto/verificacion-publica.query.js'),
-          { VerificacionPublicaQuery: { f: { required: false, type: () => Object } } },
+          {
+            VerificacionPublicaQuery: {
+              f: {
+                required: false,
+                type: () => Object,
+                description:
+                  "The link's signature, as printed (22 base64url characters); without it, 404",
+                example: 'q1w2e3r4t5y6u7i8o9p0aZ',
+              },
+            },
+          },
         ],
         [
           import('./fiscalizacion/dto/fiscalizacion.query.js'),
-          { ListarFiscalizacionQuery: { subtipo: { required: false, enum: ['03', '04'] } } },
+          {
+            ListarFiscalizacionQuery: {
+              subtipo: {
+                required: false,
+                description:
+                  'Only this CUIR subtype: 03 (bajo receta archivada) or 04 (legalmente restringido)',
+                enum: ['03', '04'],
+              },
+            },
+          },
         ],
         [
           import('./fiscalizacion/dto/receta-fiscalizada.dto.js'),
@@ -641,12 +1447,30 @@ export default async () => {
             DispensaFiscalizadaItemDto: {
               item: { required: true, type: () => Number },
               cantidad_dispensada: { required: true, type: () => Number },
-              codigo: { required: true, type: () => String, nullable: true },
-              sustituido: { required: true, type: () => Boolean },
+              codigo: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'Catalogue code dispensed, when the pharmacy gave one',
+                example: '1336421',
+              },
+              sustituido: {
+                required: true,
+                type: () => Boolean,
+                description: 'Another brand or a generic was given',
+              },
             },
             DispensaFiscalizadaDto: {
-              id_dispensa: { required: true, type: () => String },
-              fecha_dispensa: { required: true, type: () => String },
+              id_dispensa: {
+                required: true,
+                type: () => String,
+                example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+              },
+              fecha_dispensa: {
+                required: true,
+                type: () => String,
+                example: '2026-11-23T13:25:00.000Z',
+              },
               farmacia: {
                 required: true,
                 type: () => t['./recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
@@ -657,26 +1481,47 @@ export default async () => {
                   t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].DispensaFiscalizadaItemDto,
                 ],
               },
-              revertida: { required: true, type: () => Boolean },
+              revertida: {
+                required: true,
+                type: () => Boolean,
+                description: 'Reversed by the pharmacy within its window',
+              },
               revertida_at: { required: true, type: () => String, nullable: true },
             },
             RecetaFiscalizadaDto: {
-              cuir: { required: true, type: () => String },
-              id_transaccion: { required: true, type: () => String },
-              subtipo: { required: true, type: () => String },
+              cuir: {
+                required: true,
+                type: () => String,
+                example: '00010001060103000000000000000000001234501',
+              },
+              id_transaccion: { required: true, type: () => String, example: '1042' },
+              subtipo: {
+                required: true,
+                type: () => String,
+                description:
+                  'The CUIR subtype: 03 bajo receta archivada, 04 legalmente restringido',
+              },
               fecha_creacion: { required: true, type: () => String },
-              documento_paciente: { required: true, type: () => String },
+              documento_paciente: { required: true, type: () => String, example: '30111222' },
               paciente: {
                 required: false,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                description:
+                  'The patient: required when a restricted prescription is registered, so absent only from one registered before that rule',
               },
               diagnostico: {
                 required: true,
                 type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
                 nullable: true,
+                description: 'The diagnosis, or null when none was registered',
               },
-              matricula_profesional: { required: true, type: () => String },
-              jurisdiccion: { required: true, type: () => String },
+              matricula_profesional: { required: true, type: () => String, example: '123456' },
+              jurisdiccion: {
+                required: true,
+                type: () => String,
+                description: 'INDEC code of the CUIR jurisdiction',
+                example: '06',
+              },
               estado_receta: {
                 required: true,
                 enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
@@ -686,6 +1531,8 @@ export default async () => {
               items: {
                 required: true,
                 type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
+                description:
+                  'The registered items (SPEC 9.2 members), each with the units dispensed',
               },
               anulacion: { required: true, type: () => Object, nullable: true },
               dispensas: {
@@ -693,6 +1540,7 @@ export default async () => {
                 type: () => [
                   t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].DispensaFiscalizadaDto,
                 ],
+                description: 'Every dispensation, oldest first, reversed ones included',
               },
             },
             ListadoFiscalizacionDto: {
@@ -704,6 +1552,7 @@ export default async () => {
                 type: () => [
                   t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].RecetaFiscalizadaDto,
                 ],
+                description: 'Oldest first',
               },
             },
           },

@@ -24,13 +24,107 @@ const BUILT_IN: Record<string, Describe> = {
     minLength: min as number,
     ...(max === undefined ? {} : { maxLength: max as number }),
   }),
-  matches: ([pattern]) => ({ pattern: sourceOf(pattern) }),
+  matches: ([pattern]) => ({ pattern: sourceOf(pattern), ...lengthBounds(sourceOf(pattern)) }),
   isIn: ([values]) => ({ enum: [...(values as unknown[])] }),
   isUUID: () => ({ format: 'uuid' }),
   arrayMinSize: ([n]) => ({ minItems: n as number }),
   arrayMaxSize: ([n]) => ({ maxItems: n as number }),
   arrayUnique: () => ({ uniqueItems: true }),
 };
+
+/**
+ * The lengths an anchored pattern admits, stated as minLength/maxLength (what a client
+ * generator checks first); nothing when the pattern uses more than literals, classes, groups,
+ * alternation and quantifiers.
+ */
+export function lengthBounds(pattern: string): { minLength?: number; maxLength?: number } {
+  if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return {};
+  let i = 1;
+  const end = pattern.length - 1;
+  type Range = [number, number];
+  const fail = (): never => {
+    throw new Error('unsupported');
+  };
+  const alternation = (): Range => {
+    let range = sequence();
+    while (pattern[i] === '|') {
+      i++;
+      const next = sequence();
+      range = [Math.min(range[0], next[0]), Math.max(range[1], next[1])];
+    }
+    return range;
+  };
+  const sequence = (): Range => {
+    const range: Range = [0, 0];
+    while (i < end && pattern[i] !== '|' && pattern[i] !== ')') {
+      const [min, max] = atom();
+      const [qMin, qMax] = quantifier();
+      range[0] += min * qMin;
+      range[1] += max * qMax;
+    }
+    return range;
+  };
+  const atom = (): Range => {
+    const c = pattern[i];
+    if (c === '(') {
+      i++;
+      if (pattern[i] === '?') {
+        if (pattern[i + 1] !== ':') fail();
+        i += 2;
+      }
+      const range = alternation();
+      if (pattern[i] !== ')') fail();
+      i++;
+      return range;
+    }
+    if (c === '[') {
+      i++;
+      while (i < end && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      if (pattern[i] !== ']') fail();
+      i++;
+      return [1, 1];
+    }
+    if (c === '\\') {
+      if (/[1-9bBkpPu]/.test(pattern[i + 1] ?? '')) fail();
+      i += 2;
+      return [1, 1];
+    }
+    if ('^$*+?{'.includes(c)) fail();
+    i++;
+    return [1, 1];
+  };
+  const quantifier = (): Range => {
+    const c = pattern[i];
+    let range: Range = [1, 1];
+    if (c === '?') range = [0, 1];
+    else if (c === '*') range = [0, Infinity];
+    else if (c === '+') range = [1, Infinity];
+    else if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
+      if (!m) fail();
+      const min = Number(m![1]);
+      const max = m![2] === undefined ? min : m![3] === '' ? Infinity : Number(m![3]);
+      i += m![0].length;
+      return lazy([min, max]);
+    } else return range;
+    i++;
+    return lazy(range);
+  };
+  const lazy = (range: Range): Range => {
+    if (pattern[i] === '?') i++;
+    return range;
+  };
+  try {
+    const [minLength, maxLength] = alternation();
+    if (i !== end) return {};
+    return {
+      ...(minLength > 0 ? { minLength } : {}),
+      ...(Number.isFinite(maxLength) ? { maxLength } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
 
 /** Custom validators, registered by the file that defines each (its own limits, stated once). */
 const CUSTOM = new Map<string, SchemaObject>();
