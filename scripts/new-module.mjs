@@ -287,6 +287,11 @@ import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-va
 import { TEXT_PATTERN } from '../../common/validation/patterns.js';
 import { DecimalInt } from '../../common/validation/validators.js';
 
+// The request's limits are written once, in class-validator; the document reads them from there
+// (src/metadata.ts, \`npm run openapi:metadata\`), with each JSDoc as the description and
+// \`@example\` as the example. @ApiProperty states only what no validator can (a default, an
+// answer's limits).
+
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 const MAX_PAGE = 1_000_000;
@@ -295,28 +300,21 @@ const MAX_PAGE = 1_000_000;
 const CODIGO_PATTERN = '^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$';
 
 export class Buscar${pascal}QueryDto {
-  @ApiPropertyOptional({
-    description: 'Text searched in the name (case-insensitive, anywhere in it), 1–100 characters',
-    minLength: 1,
-    maxLength: 100,
-    pattern: TEXT_PATTERN,
-    example: 'salud',
-  })
+  /**
+   * Text searched in the name (case-insensitive, anywhere in it), 1–100 characters
+   * @example 'salud'
+   */
   @IsOptional()
   @IsString({ message: 'must be a string' })
   @Length(1, 100, { message: 'must be from 1 to 100 characters' })
   @Matches(new RegExp(TEXT_PATTERN), { message: 'must not hold control characters' })
   q?: string;
 
-  @ApiPropertyOptional({
-    description: 'Page, 1-based',
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: MAX_PAGE,
-    default: 1,
-    example: 1,
-  })
+  /**
+   * Page, 1-based
+   * @example 1
+   */
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 1 })
   @IsOptional()
   @DecimalInt()
   @IsInt({ message: \`must be an integer from 1 to \${MAX_PAGE}\` })
@@ -324,15 +322,11 @@ export class Buscar${pascal}QueryDto {
   @Max(MAX_PAGE, { message: \`must be an integer from 1 to \${MAX_PAGE}\` })
   page?: number;
 
-  @ApiPropertyOptional({
-    description: 'Items per page',
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: MAX_PER_PAGE,
-    default: DEFAULT_PER_PAGE,
-    example: DEFAULT_PER_PAGE,
-  })
+  /**
+   * Items per page
+   * @example 20
+   */
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: DEFAULT_PER_PAGE })
   @IsOptional()
   @DecimalInt()
   @IsInt({ message: \`must be an integer from 1 to \${MAX_PER_PAGE}\` })
@@ -342,49 +336,39 @@ export class Buscar${pascal}QueryDto {
 }
 
 export class ${pascal}Dto {
-  @ApiProperty({
-    description: 'Code',
-    example: 'OS-0001',
-    pattern: CODIGO_PATTERN,
-    minLength: 1,
-    maxLength: 40,
-  })
+  /**
+   * Code
+   * @example 'OS-0001'
+   */
+  @ApiProperty({ pattern: CODIGO_PATTERN, minLength: 1, maxLength: 40 })
   codigo: string;
 
-  @ApiProperty({
-    description: 'Name',
-    example: 'Obra Social de Salud',
-    pattern: TEXT_PATTERN,
-    minLength: 1,
-    maxLength: 200,
-  })
+  /**
+   * Name
+   * @example 'Obra Social de Salud'
+   */
+  @ApiProperty({ pattern: TEXT_PATTERN, minLength: 1, maxLength: 200 })
   nombre: string;
 }
 
 export class ${pascal}PageDto {
-  @ApiProperty({
-    description: 'Matches in all pages',
-    example: 1,
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 2_147_483_647,
-  })
+  /**
+   * Matches in all pages
+   * @example 1
+   */
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 })
   total: number;
 
-  @ApiProperty({ example: 1, type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE })
+  /** @example 1 */
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PAGE })
   page: number;
 
-  @ApiProperty({
-    example: DEFAULT_PER_PAGE,
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: MAX_PER_PAGE,
-  })
+  /** @example 20 */
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: MAX_PER_PAGE })
   per_page: number;
 
-  @ApiProperty({ type: [${pascal}Dto], description: 'In name order', maxItems: MAX_PER_PAGE })
+  /** In name order */
+  @ApiProperty({ type: [${pascal}Dto], maxItems: MAX_PER_PAGE })
   items: ${pascal}Dto[];
 }
 `,
@@ -504,7 +488,9 @@ export function generate(name, root = process.cwd()) {
       stdio: 'ignore',
     },
   );
-  return written;
+  // The document reads the new DTOs from the plugin's metadata: regenerate it.
+  execFileSync(process.execPath, ['scripts/openapi-metadata.mjs'], { cwd: root, stdio: 'ignore' });
+  return [...written, 'src/metadata.ts'];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
