@@ -103,12 +103,37 @@ export default async () => {
               },
             },
             CuirComponentsDto: {
-              platform: { required: true, type: () => String, example: '0001' },
-              repository: { required: true, type: () => String, example: '0001' },
-              jurisdiction: { required: true, type: () => String, example: '02' },
-              type_subtype: { required: true, type: () => String, example: '0102' },
-              groupId: { required: true, type: () => String, example: '0000000000000000000012345' },
-              itemId: { required: true, type: () => String, example: '01' },
+              platform: {
+                required: true,
+                type: () => String,
+                example: '0001',
+                pattern: '^[0-9]{4}$',
+              },
+              repository: {
+                required: true,
+                type: () => String,
+                example: '0001',
+                pattern: '^[0-9]{4}$',
+              },
+              jurisdiction: {
+                required: true,
+                type: () => String,
+                example: '02',
+                pattern: '^[0-9]{2}$',
+              },
+              type_subtype: {
+                required: true,
+                type: () => String,
+                example: '0102',
+                pattern: '^[0-9]{4}$',
+              },
+              groupId: {
+                required: true,
+                type: () => String,
+                example: '0000000000000000000012345',
+                pattern: '^[0-9]{25}$',
+              },
+              itemId: { required: true, type: () => String, example: '01', pattern: '^[0-9]{2}$' },
             },
             GeneratedCuirDto: {
               cuir: {
@@ -116,6 +141,7 @@ export default async () => {
                 type: () => String,
                 description: '41 digits',
                 example: '00010001020102000000000000000000001234501',
+                pattern: '^[0-9]{41}$',
               },
               components: {
                 required: true,
@@ -204,8 +230,16 @@ export default async () => {
                 type: () => Number,
                 description: 'Matches in all pages',
                 example: 1,
+                minimum: 0,
+                maximum: 2147483647,
               },
-              page: { required: true, type: () => Number, example: 1 },
+              page: {
+                required: true,
+                type: () => Number,
+                example: 1,
+                minimum: 1,
+                maximum: 1000000,
+              },
               per_page: { required: true, type: () => Number },
               items: {
                 required: true,
@@ -496,6 +530,8 @@ export default async () => {
                 required: true,
                 type: () => Number,
                 description: 'Position in the prescription, from 1',
+                minimum: 1,
+                maximum: 10,
               },
               nombre: {
                 required: true,
@@ -506,6 +542,8 @@ export default async () => {
                 required: true,
                 type: () => Number,
                 description: 'Units dispensed (at most the prescribed)',
+                minimum: 1,
+                maximum: 999,
               },
               codigo: {
                 required: false,
@@ -524,6 +562,7 @@ export default async () => {
                 required: true,
                 type: () => String,
                 example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+                format: 'uuid',
               },
               fecha_dispensa: {
                 required: true,
@@ -537,6 +576,7 @@ export default async () => {
               items: {
                 required: true,
                 type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].DispensaDeRecetaItemDto],
+                maxItems: 10,
               },
               revertida: {
                 required: true,
@@ -550,6 +590,8 @@ export default async () => {
                 required: true,
                 type: () => Number,
                 description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
+                minimum: 0,
+                maximum: 999,
               },
             },
           },
@@ -573,17 +615,32 @@ export default async () => {
                 description:
                   'All matches of the filters (not just this page), counted exactly up to 10,000; beyond that it is 10,000 and `total_exact` is false (narrow the range or filter for an exact figure)',
                 example: 1,
+                minimum: 0,
+                maximum: 10000,
               },
               total_exact: {
                 required: true,
                 type: () => Boolean,
                 description: 'Whether `total` is the exact number of matches (false past 10,000)',
               },
-              page: { required: true, type: () => Number, example: 1 },
-              per_page: { required: true, type: () => Number, example: 50 },
+              page: {
+                required: true,
+                type: () => Number,
+                example: 1,
+                minimum: 1,
+                maximum: 1000000,
+              },
+              per_page: {
+                required: true,
+                type: () => Number,
+                example: 50,
+                minimum: 1,
+                maximum: 200,
+              },
               items: {
                 required: true,
                 type: () => [t['./recetas/consulta/dto/receta-responses.dto.js'].RecetaResumenDto],
+                maxItems: 200,
               },
               as_of: {
                 required: true,
@@ -607,6 +664,7 @@ export default async () => {
                 required: true,
                 type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
                 description: 'The registered items, each with the units dispensed',
+                maxItems: 10,
               },
               paciente: {
                 required: false,
@@ -670,6 +728,8 @@ export default async () => {
                 nullable: true,
                 description:
                   'The delivery attempt (at most MINISTRY_MAX_ATTEMPTS, itself at most 100), or the webhook delivery attempt (at most WEBHOOK_MAX_ATTEMPTS, at most 50); null for a registration or a state change without one',
+                minimum: 1,
+                maximum: 100,
               },
               resultado: {
                 required: true,
@@ -689,6 +749,8 @@ export default async () => {
                 description:
                   'Delivery attempts made so far (at most MINISTRY_MAX_ATTEMPTS, itself at most 100)',
                 example: 1,
+                minimum: 0,
+                maximum: 100,
               },
               ultimo_intento_at: { required: true, type: () => String, nullable: true },
               proximo_intento_at: { required: true, type: () => String, nullable: true },
@@ -788,6 +850,7 @@ export default async () => {
                 description:
                   "The id the service gave the request that acted (a UUID it minted, never the client's X-Request-Id); null for the service's own work (jobs, the operator's CLI)",
                 example: '8d0e6f9c-3b1a-4c2e-9a57-0f4b2c6d1e83',
+                format: 'uuid',
               },
               client_request_id: {
                 required: true,
@@ -810,17 +873,22 @@ export default async () => {
                 type: () => Number,
                 description: 'The page answered',
                 example: 1,
+                minimum: 1,
+                maximum: 1000000,
               },
               per_page: {
                 required: true,
                 type: () => Number,
                 description: 'Events per page',
                 example: 50,
+                minimum: 1,
+                maximum: 200,
               },
               items: {
                 required: true,
                 type: () => [t['./recetas/consulta/dto/eventos.dto.js'].EventoDto],
                 description: 'Oldest first; at most per_page',
+                maxItems: 200,
               },
             },
           },
@@ -919,12 +987,16 @@ export default async () => {
                 required: true,
                 type: () => Number,
                 description: 'Position in the prescription, from 1: the `item` to dispense',
+                minimum: 1,
+                maximum: 10,
               },
               sustituible: { required: true, type: () => Boolean },
               dispensado: {
                 required: true,
                 type: () => Number,
                 description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
+                minimum: 0,
+                maximum: 999,
               },
               dispensable: {
                 required: true,
@@ -968,6 +1040,7 @@ export default async () => {
                 type: () => [t['./verificacion/dto/verificacion.dto.js'].VerificacionItemDto],
                 description:
                   'Each item with its content (generic name, strength, form, presentation, dosage, whether it may be substituted)',
+                maxItems: 10,
               },
               cobertura: {
                 required: false,
@@ -988,6 +1061,7 @@ export default async () => {
                 description:
                   "SHA-256 (hex) of the canonical registered content (contract \u00A73): JSON with sorted keys of every registered member and the validity window, where the patient's document, the patient, the coverage and the diagnosis enter only as a salted SHA-256 the service keeps (so the hash reveals none of them). Prescriptions registered before the content members keep their earlier hash (without the window).",
                 example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
+                pattern: '^[0-9a-f]{64}$',
               },
             },
             ListarVerificacionesQuery: {
@@ -1017,11 +1091,24 @@ export default async () => {
                 description: 'All matches of the filters, not just this page',
                 example: 1,
               },
-              page: { required: true, type: () => Number, example: 1 },
-              per_page: { required: true, type: () => Number, example: 50 },
+              page: {
+                required: true,
+                type: () => Number,
+                example: 1,
+                minimum: 1,
+                maximum: 1000000,
+              },
+              per_page: {
+                required: true,
+                type: () => Number,
+                example: 50,
+                minimum: 1,
+                maximum: 200,
+              },
               items: {
                 required: true,
                 type: () => [t['./verificacion/dto/verificacion.dto.js'].VerificacionAuditDto],
+                maxItems: 200,
               },
             },
           },
@@ -1034,6 +1121,8 @@ export default async () => {
                 required: true,
                 type: () => Number,
                 description: 'Position in the prescription, from 1',
+                minimum: 1,
+                maximum: 10,
               },
               nombre: {
                 required: true,
@@ -1045,15 +1134,29 @@ export default async () => {
                 type: () => String,
                 description: 'The generic name prescribed, when the prescriber gave one',
                 example: 'ibuprofeno',
+                maxLength: 200,
               },
               codigo_prescrito: {
                 required: false,
                 type: () => String,
                 description: 'The catalogue code prescribed, when the prescriber gave one',
                 example: '1336421',
+                maxLength: 32,
               },
-              cantidad_prescrita: { required: true, type: () => Number, example: 2 },
-              cantidad_dispensada: { required: true, type: () => Number, example: 2 },
+              cantidad_prescrita: {
+                required: true,
+                type: () => Number,
+                example: 2,
+                minimum: 1,
+                maximum: 999,
+              },
+              cantidad_dispensada: {
+                required: true,
+                type: () => Number,
+                example: 2,
+                minimum: 1,
+                maximum: 999,
+              },
               codigo: {
                 required: false,
                 type: () => String,
@@ -1071,6 +1174,7 @@ export default async () => {
                 required: true,
                 type: () => String,
                 example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+                format: 'uuid',
               },
               cuir: {
                 required: true,
@@ -1089,6 +1193,7 @@ export default async () => {
               items: {
                 required: true,
                 type: () => [t['./dispensas/dto/dispensa.dto.js'].DispensaItemDto],
+                maxItems: 10,
               },
               registrada_at: {
                 required: true,
@@ -1226,6 +1331,7 @@ export default async () => {
                 required: true,
                 type: () => String,
                 example: 'b7c9d2e4-1f3a-4b5c-8d6e-7f8091a2b3c4',
+                format: 'uuid',
               },
               cuir: {
                 required: true,
@@ -1288,6 +1394,8 @@ export default async () => {
                 type: () => Number,
                 description: 'Units dispensed so far (dispensations not reversed)',
                 example: 0,
+                minimum: 0,
+                maximum: 999,
               },
             },
             RecetaPacienteDto: {
@@ -1308,6 +1416,7 @@ export default async () => {
               items: {
                 required: true,
                 type: () => [t['./paciente/dto/receta-paciente.dto.js'].RecetaPacienteItemDto],
+                maxItems: 10,
               },
               paciente: {
                 required: false,
@@ -1338,30 +1447,41 @@ export default async () => {
           import('./publico/dto/verificacion-publica.dto.js'),
           {
             ItemPublicoDto: {
-              item: { required: true, type: () => Number, example: 1 },
+              item: { required: true, type: () => Number, example: 1, minimum: 1, maximum: 10 },
               nombre: {
                 required: true,
                 type: () => String,
                 example: 'Ibuprofeno 400 mg comprimidos',
+                maxLength: 200,
               },
               dci: {
                 required: false,
                 type: () => String,
                 description: 'The generic name, when the prescriber gave one',
                 example: 'ibuprofeno',
+                maxLength: 200,
               },
               concentracion: {
                 required: false,
                 type: () => String,
                 description: 'The concentration, when the prescriber gave one',
                 example: '400 mg',
+                maxLength: 50,
               },
-              cantidad: { required: true, type: () => Number, example: 2 },
+              cantidad: {
+                required: true,
+                type: () => Number,
+                example: 2,
+                minimum: 1,
+                maximum: 999,
+              },
               dispensado: {
                 required: true,
                 type: () => Number,
                 description: 'Units dispensed by dispensations not reversed',
                 example: 0,
+                minimum: 0,
+                maximum: 999,
               },
             },
             VerificacionPublicaDto: {
@@ -1405,11 +1525,13 @@ export default async () => {
               items: {
                 required: true,
                 type: () => [t['./publico/dto/verificacion-publica.dto.js'].ItemPublicoDto],
+                maxItems: 10,
               },
               content_sha256: {
                 required: true,
                 type: () => String,
                 example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
+                pattern: '^[0-9a-f]{64}$',
               },
             },
           },
@@ -1465,6 +1587,7 @@ export default async () => {
                 required: true,
                 type: () => String,
                 example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+                format: 'uuid',
               },
               fecha_dispensa: {
                 required: true,
@@ -1480,6 +1603,7 @@ export default async () => {
                 type: () => [
                   t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].DispensaFiscalizadaItemDto,
                 ],
+                maxItems: 10,
               },
               revertida: {
                 required: true,
@@ -1533,6 +1657,7 @@ export default async () => {
                 type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
                 description:
                   'The registered items (SPEC 9.2 members), each with the units dispensed',
+                maxItems: 10,
               },
               anulacion: { required: true, type: () => Object, nullable: true },
               dispensas: {
@@ -1553,6 +1678,7 @@ export default async () => {
                   t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].RecetaFiscalizadaDto,
                 ],
                 description: 'Oldest first',
+                maxItems: 200,
               },
             },
           },

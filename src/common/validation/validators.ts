@@ -91,3 +91,23 @@ export const NormalizeDni = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && DNI_WITH_DOTS.test(value) ? value.replaceAll('.', '') : value,
   );
+
+describeValidator('isCalendarDate', { format: 'date' });
+
+/** A calendar date written YYYY-MM-DD (2026-02-30 is not one); `format: date` in the document. */
+export function IsCalendarDate(opts: ValidationOptions = {}) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCalendarDate',
+      target: target.constructor,
+      propertyName,
+      options: opts,
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' &&
+          /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+          new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value,
+        defaultMessage: () => 'must be a calendar date YYYY-MM-DD',
+      },
+    });
+}

@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsIn, Matches } from 'class-validator';
 import { INDEC_JURISDICTION_CODES } from '../../common/indec-jurisdictions.js';
 
@@ -50,17 +49,17 @@ export class GenerateCuirDto {
 
 export class CuirComponentsDto {
   /** @example '0001' */
-  @ApiProperty({ pattern: '^[0-9]{4}$' }) platform: string;
+  @Matches(/^[0-9]{4}$/) platform: string;
   /** @example '0001' */
-  @ApiProperty({ pattern: '^[0-9]{4}$' }) repository: string;
+  @Matches(/^[0-9]{4}$/) repository: string;
   /** @example '02' */
-  @ApiProperty({ pattern: '^[0-9]{2}$' }) jurisdiction: string;
+  @Matches(/^[0-9]{2}$/) jurisdiction: string;
   /** @example '0102' */
-  @ApiProperty({ pattern: '^[0-9]{4}$' }) type_subtype: string;
+  @Matches(/^[0-9]{4}$/) type_subtype: string;
   /** @example '0000000000000000000012345' */
-  @ApiProperty({ pattern: '^[0-9]{25}$' }) groupId: string;
+  @Matches(/^[0-9]{25}$/) groupId: string;
   /** @example '01' */
-  @ApiProperty({ pattern: '^[0-9]{2}$' }) itemId: string;
+  @Matches(/^[0-9]{2}$/) itemId: string;
 }
 
 export class GeneratedCuirDto {
@@ -68,7 +67,7 @@ export class GeneratedCuirDto {
    * 41 digits
    * @example '00010001020102000000000000000000001234501'
    */
-  @ApiProperty({ pattern: '^[0-9]{41}$' })
+  @Matches(/^[0-9]{41}$/)
   cuir: string;
 
   components: CuirComponentsDto;

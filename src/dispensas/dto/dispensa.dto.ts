@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsISO8601, IsInt, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   ESTADO_RECETA_PROPERTY,
   FarmaciaDto,
@@ -7,7 +8,9 @@ import {
 
 export class DispensaItemDto {
   /** Position in the prescription, from 1 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 10 })
+  @IsInt()
+  @Min(1)
+  @Max(10)
   item: number;
   /** @example 'Ibuprofeno 400 mg comprimidos' */
   nombre: string;
@@ -15,19 +18,23 @@ export class DispensaItemDto {
    * The generic name prescribed, when the prescriber gave one
    * @example 'ibuprofeno'
    */
-  @ApiPropertyOptional({ maxLength: 200 })
+  @MaxLength(200)
   dci?: string;
   /**
    * The catalogue code prescribed, when the prescriber gave one
    * @example '1336421'
    */
-  @ApiPropertyOptional({ maxLength: 32 })
+  @MaxLength(32)
   codigo_prescrito?: string;
   /** @example 2 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999 })
+  @IsInt()
+  @Min(1)
+  @Max(999)
   cantidad_prescrita: number;
   /** @example 2 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999 })
+  @IsInt()
+  @Min(1)
+  @Max(999)
   cantidad_dispensada: number;
   /**
    * Catalogue code dispensed
@@ -40,7 +47,7 @@ export class DispensaItemDto {
 
 export class DispensaDto {
   /** @example '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' */
-  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
   id_dispensa: string;
   /** @example '00010001020102000000000000000000001234501' */
   cuir: string;
@@ -49,14 +56,14 @@ export class DispensaDto {
     description: `The prescription's state now (after the dispensation, in its answer). ${ESTADO_RECETA_PROPERTY.description}`,
   })
   estado_receta: EstadoReceta;
-  @ApiProperty({ format: 'date-time' }) fecha_dispensa: string;
+  @IsISO8601() fecha_dispensa: string;
   farmacia: FarmaciaDto;
-  @ApiProperty({ type: [DispensaItemDto], maxItems: 10 }) items: DispensaItemDto[];
+  @ArrayMaxSize(10) items: DispensaItemDto[];
   /** When the service recorded it */
-  @ApiProperty({ format: 'date-time' })
+  @IsISO8601()
   registrada_at: string;
   /** Reversed: its items are dispensable again */
   revertida: boolean;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) revertida_at: string | null;
+  @IsISO8601() revertida_at: string | null;
   motivo_reversion: string | null;
 }

@@ -1,5 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined } from 'class-validator';
+import { IsDefined, IsISO8601, IsUUID } from 'class-validator';
 import { IsCuir } from '../../cuir/cuir.public.js';
 
 export class ReservarDto {
@@ -14,13 +13,13 @@ export class ReservarDto {
 
 export class ReservaDto {
   /** @example 'b7c9d2e4-1f3a-4b5c-8d6e-7f8091a2b3c4' */
-  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
   reserva_id: string;
   /** @example '00010001020102000000000000000000001234501' */
   cuir: string;
   /**
    * When it lapses (DISPENSA_RESERVA_MINUTOS after it was made or last asked for again, never past DISPENSA_RESERVA_MAX_MINUTOS after it was made); it frees itself then
    */
-  @ApiProperty({ format: 'date-time' })
+  @IsISO8601()
   vence_at: string;
 }

@@ -1,3 +1,4 @@
+import { ArrayMaxSize, IsISO8601, IsIn, IsUUID, Matches } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import { CUIR_PATTERN } from '../../cuir/cuir.public.js';
 import {
@@ -36,13 +37,13 @@ export class DispensaFiscalizadaItemDto {
 
 export class DispensaFiscalizadaDto {
   /** @example '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' */
-  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
   id_dispensa: string;
   /** @example '2026-11-23T13:25:00.000Z' */
-  @ApiProperty({ format: 'date-time' })
+  @IsISO8601()
   fecha_dispensa: string;
   farmacia: FarmaciaDto;
-  @ApiProperty({ type: [DispensaFiscalizadaItemDto], maxItems: 10 })
+  @ArrayMaxSize(10)
   items: DispensaFiscalizadaItemDto[];
   /** Reversed by the pharmacy within its window */
   revertida: boolean;
@@ -53,14 +54,14 @@ export class DispensaFiscalizadaDto {
 /** A restricted prescription as its jurisdiction's health authority reads it (SPEC 9.3). */
 export class RecetaFiscalizadaDto {
   /** @example '00010001060103000000000000000000001234501' */
-  @ApiProperty({ pattern: CUIR_PATTERN })
+  @Matches(new RegExp(CUIR_PATTERN))
   cuir: string;
   /** @example '1042' */
   id_transaccion: string;
   /** The CUIR subtype: 03 bajo receta archivada, 04 legalmente restringido */
-  @ApiProperty({ enum: SUBTIPOS_RESTRINGIDOS })
+  @IsIn(SUBTIPOS_RESTRINGIDOS)
   subtipo: string;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @IsISO8601() fecha_creacion: string;
   /** @example '30111222' */
   documento_paciente: string;
   /**
@@ -90,7 +91,7 @@ export class RecetaFiscalizadaDto {
   @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
   @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
   /** The registered items (SPEC 9.2 members), each with the units dispensed */
-  @ApiProperty({ type: [RecetaItemDetalleDto], maxItems: 10 })
+  @ArrayMaxSize(10)
   items: RecetaItemDetalleDto[];
   @ApiProperty(ANULACION_PROPERTY) anulacion: AnulacionDto | null;
   /** Every dispensation, oldest first, reversed ones included */
@@ -103,6 +104,6 @@ export class ListadoFiscalizacionDto {
   @ApiProperty(int(1, 1_000_000)) page: number;
   @ApiProperty(int(1, 200)) per_page: number;
   /** Oldest first */
-  @ApiProperty({ type: [RecetaFiscalizadaDto], maxItems: 200 })
+  @ArrayMaxSize(200)
   items: RecetaFiscalizadaDto[];
 }

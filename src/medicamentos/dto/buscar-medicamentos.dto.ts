@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsDefined,
   IsInt,
   IsOptional,
@@ -132,10 +133,14 @@ export class MedicamentosPageDto {
    * Matches in all pages
    * @example 1
    */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 })
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
   total: number;
   /** @example 1 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   page: number;
   @ApiProperty({
     example: DEFAULT_PER_PAGE,
@@ -146,6 +151,6 @@ export class MedicamentosPageDto {
   })
   per_page: number;
   /** Best match first */
-  @ApiProperty({ type: [MedicamentoDto], maxItems: MAX_PER_PAGE })
+  @ArrayMaxSize(MAX_PER_PAGE)
   items: MedicamentoDto[];
 }

@@ -1,3 +1,5 @@
+import { IsCalendarDate } from '../../common/validation/validators.js';
+import { ArrayMaxSize, IsISO8601, IsIn, IsInt, Max, Min } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   CoberturaDto,
@@ -15,7 +17,9 @@ export class RecetaPacienteItemDto extends RecetaItemDto {
    * Units dispensed so far (dispensations not reversed)
    * @example 0
    */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 999 })
+  @IsInt()
+  @Min(0)
+  @Max(999)
   dispensado: number;
 }
 
@@ -24,17 +28,17 @@ export class RecetaPacienteDto {
   /** @example '00010001020102000000000000000000001234501' */
   cuir: string;
   /** @example 'VIGENTE' */
-  @ApiProperty({ enum: ESTADOS_RECETA }) estado_receta: string;
+  @IsIn(ESTADOS_RECETA) estado_receta: string;
   /** @example '2026-11-22T13:30:00.000Z' */
-  @ApiProperty({ format: 'date-time' })
+  @IsISO8601()
   fecha_creacion: string;
   /** @example '2026-11-22' */
-  @ApiProperty({ format: 'date' }) vigencia_desde: string;
+  @IsCalendarDate() vigencia_desde: string;
   /** @example '2026-12-21' */
-  @ApiProperty({ format: 'date' }) vigencia_hasta: string;
+  @IsCalendarDate() vigencia_hasta: string;
   /** @example '123456' */
   matricula_profesional: string;
-  @ApiProperty({ type: [RecetaPacienteItemDto], maxItems: 10 }) items: RecetaPacienteItemDto[];
+  @ArrayMaxSize(10) items: RecetaPacienteItemDto[];
   /** The patient, when registered */
   paciente?: PacienteDto;
   /** The coverage, when registered */

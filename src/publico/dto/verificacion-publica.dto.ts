@@ -1,33 +1,49 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsCalendarDate } from '../../common/validation/validators.js';
+import {
+  ArrayMaxSize,
+  IsISO8601,
+  IsIn,
+  IsInt,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ESTADOS_RECETA, type EstadoReceta } from '../../recetas/recetas.public.js';
 
 export class ItemPublicoDto {
   /** @example 1 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 10 })
+  @IsInt()
+  @Min(1)
+  @Max(10)
   item: number;
   /** @example 'Ibuprofeno 400 mg comprimidos' */
-  @ApiProperty({ maxLength: 200 })
+  @MaxLength(200)
   nombre: string;
   /**
    * The generic name, when the prescriber gave one
    * @example 'ibuprofeno'
    */
-  @ApiPropertyOptional({ maxLength: 200 })
+  @MaxLength(200)
   dci?: string;
   /**
    * The concentration, when the prescriber gave one
    * @example '400 mg'
    */
-  @ApiPropertyOptional({ maxLength: 50 })
+  @MaxLength(50)
   concentracion?: string;
   /** @example 2 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999 })
+  @IsInt()
+  @Min(1)
+  @Max(999)
   cantidad: number;
   /**
    * Units dispensed by dispensations not reversed
    * @example 0
    */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 999 })
+  @IsInt()
+  @Min(0)
+  @Max(999)
   dispensado: number;
 }
 
@@ -40,16 +56,16 @@ export class VerificacionPublicaDto {
   /** @example '00010001020102000000000000000000001234501' */
   cuir: string;
   /** @example 'VIGENTE' */
-  @ApiProperty({ enum: ESTADOS_RECETA })
+  @IsIn(ESTADOS_RECETA)
   estado_receta: EstadoReceta;
   /** @example '2026-11-22T13:30:00Z' */
-  @ApiProperty({ format: 'date-time' })
+  @IsISO8601()
   fecha_creacion: string;
   /** @example '2026-11-22' */
-  @ApiProperty({ format: 'date' })
+  @IsCalendarDate()
   vigencia_desde: string;
   /** @example '2026-12-21' */
-  @ApiProperty({ format: 'date' })
+  @IsCalendarDate()
   vigencia_hasta: string;
   /** @example '123456' */
   matricula_profesional: string;
@@ -65,9 +81,9 @@ export class VerificacionPublicaDto {
    * @example 'GÓMEZ, LAURA'
    */
   profesional_nombre: string | null;
-  @ApiProperty({ type: [ItemPublicoDto], maxItems: 10 })
+  @ArrayMaxSize(10)
   items: ItemPublicoDto[];
   /** @example '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f' */
-  @ApiProperty({ pattern: '^[0-9a-f]{64}$' })
+  @Matches(/^[0-9a-f]{64}$/)
   content_sha256: string;
 }

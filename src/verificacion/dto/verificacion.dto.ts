@@ -1,5 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsISO8601,
+  IsIn,
+  IsInt,
+  IsOptional,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
 import { DateRangePageQuery } from '../../common/validation/date-range-page.query.js';
 import {
   ESTADOS,
@@ -14,11 +23,15 @@ import {
 
 export class VerificacionItemDto extends RecetaItemDto {
   /** Position in the prescription, from 1: the `item` to dispense */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 10 })
+  @IsInt()
+  @Min(1)
+  @Max(10)
   item: number;
   @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
   /** Units dispensed by dispensations not reversed (0: not dispensed) */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 999 })
+  @IsInt()
+  @Min(0)
+  @Max(999)
   dispensado: number;
   /**
    * Whether the caller may dispense it now: not dispensed, the prescription not ANULADA, today within the validity window, and no other dispenser holding a live reservation
@@ -33,14 +46,14 @@ export class ReservaVerificacionDto {
 }
 
 export class VerificacionRecetaDto {
-  @ApiProperty() cuir: string;
+  cuir: string;
   /**
    * The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)
    */
-  @ApiProperty({ enum: ESTADOS })
+  @IsIn(ESTADOS)
   estado: string;
   @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @IsISO8601() fecha_creacion: string;
   @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
   @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
   /** The prescriber's licence */
@@ -53,7 +66,7 @@ export class VerificacionRecetaDto {
   /**
    * Each item with its content (generic name, strength, form, presentation, dosage, whether it may be substituted)
    */
-  @ApiProperty({ type: [VerificacionItemDto], maxItems: 10 })
+  @ArrayMaxSize(10)
   items: VerificacionItemDto[];
   /**
    * The patient's coverage, when registered: the pharmacy bills it. The patient, the diagnosis and the document are never shown here.
@@ -84,7 +97,7 @@ export class VerificacionRecetaDto {
    * SHA-256 (hex) of the canonical registered content (contract §3): JSON with sorted keys of every registered member and the validity window, where the patient's document, the patient, the coverage and the diagnosis enter only as a salted SHA-256 the service keeps (so the hash reveals none of them). Prescriptions registered before the content members keep their earlier hash (without the window).
    * @example '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f'
    */
-  @ApiProperty({ pattern: '^[0-9a-f]{64}$' })
+  @Matches(/^[0-9a-f]{64}$/)
   content_sha256: string;
 }
 
@@ -100,12 +113,12 @@ export class ListarVerificacionesQuery extends DateRangePageQuery {
 }
 
 export class VerificacionAuditDto {
-  @ApiProperty() cuir: string;
+  cuir: string;
   id_transaccion: string | null;
   /** The API client that verified */
   verificado_por: string;
-  @ApiProperty() verificado_por_id: string;
-  @ApiProperty({ format: 'date-time' }) at: string;
+  verificado_por_id: string;
+  @IsISO8601() at: string;
 }
 
 export class ListadoVerificacionesDto {
@@ -116,10 +129,14 @@ export class ListadoVerificacionesDto {
   @ApiProperty({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER })
   total: number;
   /** @example 1 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   page: number;
   /** @example 50 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200 })
+  @IsInt()
+  @Min(1)
+  @Max(200)
   per_page: number;
-  @ApiProperty({ type: [VerificacionAuditDto], maxItems: 200 }) items: VerificacionAuditDto[];
+  @ArrayMaxSize(200) items: VerificacionAuditDto[];
 }

@@ -1,3 +1,4 @@
+import { ArrayMaxSize, IsISO8601, IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { AUDIT_TIPOS } from '../../../auditoria/auditoria.public.js';
 import { DateRangePageQuery } from '../../../common/validation/date-range-page.query.js';
@@ -13,12 +14,12 @@ export class EventoDto {
    */
   id: string;
   /** @example '2026-11-22T13:30:00.000Z' */
-  @ApiProperty({ format: 'date-time' }) at: string;
+  @IsISO8601() at: string;
   /**
    * What happened: registration, cancellation, verification by CUIR, reservation and its release, dispensation, reversal, the patient's access, a document download
    * @example 'registro'
    */
-  @ApiProperty({ enum: AUDIT_TIPOS })
+  @IsIn(AUDIT_TIPOS)
   tipo: string;
   /** @example '00010001020102000000000000000000001234501' */
   cuir: string | null;
@@ -38,7 +39,7 @@ export class EventoDto {
    * The id the service gave the request that acted (a UUID it minted, never the client's X-Request-Id); null for the service's own work (jobs, the operator's CLI)
    * @example '8d0e6f9c-3b1a-4c2e-9a57-0f4b2c6d1e83'
    */
-  @ApiProperty({ nullable: true, type: String, format: 'uuid' })
+  @IsUUID('all')
   request_id: string | null;
   /**
    * The X-Request-Id the acting client sent, as it sent it: that client's own text, not the service's record (null when it sent none)
@@ -58,15 +59,19 @@ export class ListadoEventosDto {
    * The page answered
    * @example 1
    */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   page: number;
   /**
    * Events per page
    * @example 50
    */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200 })
+  @IsInt()
+  @Min(1)
+  @Max(200)
   per_page: number;
   /** Oldest first; at most per_page */
-  @ApiProperty({ type: [EventoDto], maxItems: 200 })
+  @ArrayMaxSize(200)
   items: EventoDto[];
 }

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsISO8601, IsIn, IsInt, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { ESTADOS } from '../../receta-state.js';
 import {
   ANULACION_PROPERTY,
@@ -15,11 +16,11 @@ export class RecetaResumenDto {
   /** @example '1042' */
   id_transaccion: string;
   id_de_receta: string | null;
-  @ApiProperty() cuir: string;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
-  @ApiProperty() matricula_profesional: string;
-  @ApiProperty() documento_paciente: string;
-  @ApiProperty({ enum: ESTADOS }) estado: string;
+  cuir: string;
+  @IsISO8601() fecha_creacion: string;
+  matricula_profesional: string;
+  documento_paciente: string;
+  @IsIn(ESTADOS) estado: string;
 }
 
 export class ListadoRecetasDto {
@@ -27,17 +28,23 @@ export class ListadoRecetasDto {
    * All matches of the filters (not just this page), counted exactly up to 10,000; beyond that it is 10,000 and `total_exact` is false (narrow the range or filter for an exact figure)
    * @example 1
    */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 10_000 })
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
   total: number;
   /** Whether `total` is the exact number of matches (false past 10,000) */
   total_exact: boolean;
   /** @example 1 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   page: number;
   /** @example 50 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200 })
+  @IsInt()
+  @Min(1)
+  @Max(200)
   per_page: number;
-  @ApiProperty({ type: [RecetaResumenDto], maxItems: 200 }) items: RecetaResumenDto[];
+  @ArrayMaxSize(200) items: RecetaResumenDto[];
   /**
    * Snapshot watermark: pass it as `as_of` to fetch further pages of this same listing
    * @example '1042'
@@ -46,17 +53,17 @@ export class ListadoRecetasDto {
 }
 
 export class RecetaDetalleDto {
-  @ApiProperty() id_transaccion: string;
-  @ApiProperty() cuir: string;
-  @ApiProperty() documento_paciente: string;
-  @ApiProperty() matricula_profesional: string;
+  id_transaccion: string;
+  cuir: string;
+  documento_paciente: string;
+  matricula_profesional: string;
   refeps_id: string | null;
-  @ApiProperty() locacion: string;
+  locacion: string;
   id_de_receta: string | null;
   nombre_medicamento: string | null;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @IsISO8601() fecha_creacion: string;
   /** The registered items, each with the units dispensed */
-  @ApiProperty({ type: [RecetaItemDetalleDto], maxItems: 10 })
+  @ArrayMaxSize(10)
   items: RecetaItemDetalleDto[];
   /** The patient, when registered */
   paciente?: PacienteDto;
@@ -67,13 +74,13 @@ export class RecetaDetalleDto {
   /**
    * The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)
    */
-  @ApiProperty({ enum: ESTADOS })
+  @IsIn(ESTADOS)
   estado: string;
-  @ApiProperty() mensaje: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  mensaje: string;
+  @IsISO8601() created_at: string;
+  @IsISO8601() updated_at: string;
   /** Present once COMPLETED */
-  @ApiPropertyOptional({ format: 'date-time' })
+  @IsISO8601()
   completed_at?: string;
   /** Present once FAILED */
   failure_reason?: string;
@@ -106,16 +113,18 @@ export class RecetaDetalleDto {
 }
 
 export class HistorialEntryDto {
-  @ApiProperty({ format: 'date-time' }) at: string;
+  @IsISO8601() at: string;
   /**
    * REGISTRADA, INTENTO, ESTADO, NOTIFICACION_NO_REQUERIDA, WEBHOOK; the cancellation: ANULADA, ANULACION_INTENTO (each attempt at telling the ministry), ANULACION_INFORMADA, ANULACION_FALLIDA, ANULACION_NO_INFORMADA (nothing to tell: the pointer was never accepted)
    */
   evento: string;
-  @ApiProperty({ enum: ESTADOS }) estado: string;
+  @IsIn(ESTADOS) estado: string;
   /**
    * The delivery attempt (at most MINISTRY_MAX_ATTEMPTS, itself at most 100), or the webhook delivery attempt (at most WEBHOOK_MAX_ATTEMPTS, at most 50); null for a registration or a state change without one
    */
-  @ApiProperty({ nullable: true, type: 'integer', format: 'int32', minimum: 1, maximum: 100 })
+  @IsInt()
+  @Min(1)
+  @Max(100)
   intento: number | null;
   /** ok, error, rejected, completed, failed… */
   resultado: string | null;
@@ -123,19 +132,19 @@ export class HistorialEntryDto {
 }
 
 export class TransaccionDto {
-  @ApiProperty() id_transaccion: string;
-  @ApiProperty() cuir: string;
-  @ApiProperty({ enum: ESTADOS }) estado: string;
+  id_transaccion: string;
+  cuir: string;
+  @IsIn(ESTADOS) estado: string;
   /**
    * Delivery attempts made so far (at most MINISTRY_MAX_ATTEMPTS, itself at most 100)
    * @example 1
    */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 100 })
+  @IsInt()
+  @Min(0)
+  @Max(100)
   intentos: number;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) ultimo_intento_at:
-    string | null;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) proximo_intento_at:
-    string | null;
+  @IsISO8601() ultimo_intento_at: string | null;
+  @IsISO8601() proximo_intento_at: string | null;
   /** The ministry's receipt id once COMPLETED */
   ministerio_ref: string | null;
   historial: HistorialEntryDto[];

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
 import { ESTADOS } from '../../receta-state.js';
 
 /** The answer to a registration: the transaction started, awaiting the ministry. */
@@ -9,7 +9,7 @@ export class RecetaRegistradaDto {
    */
   id_transaccion: string;
   /** @example 'PENDING' */
-  @ApiProperty({ enum: ESTADOS }) estado: 'PENDING';
+  @IsIn(ESTADOS) estado: 'PENDING';
   /** @example 'Transacción iniciada; pendiente de confirmación del Ministerio de Salud' */
   mensaje: string;
   /** @example '00010001020102000000000000000000001234501' */

@@ -1,3 +1,4 @@
+import { ArrayMaxSize, IsInt, IsISO8601, IsUUID, Max, Min } from 'class-validator';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { RecetaItemDto } from '../../registro/dto/registrar-receta.dto.js';
 import { ESTADOS_RECETA } from '../estado-receta.js';
@@ -38,12 +39,16 @@ export const ANULACION_PROPERTY: ApiPropertyOptions = {
 
 export class DispensaDeRecetaItemDto {
   /** Position in the prescription, from 1 */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 10 })
+  @IsInt()
+  @Min(1)
+  @Max(10)
   item: number;
   /** @example 'Ibuprofeno 400 mg comprimidos' */
   nombre: string;
   /** Units dispensed (at most the prescribed) */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999 })
+  @IsInt()
+  @Min(1)
+  @Max(999)
   cantidad_dispensada: number;
   /**
    * Catalogue code dispensed
@@ -57,13 +62,13 @@ export class DispensaDeRecetaItemDto {
 /** A dispensation in the owner's detail, under the names its own answer uses (SPEC 11.11). */
 export class DispensaDeRecetaDto {
   /** @example '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' */
-  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
   id_dispensa: string;
   /** When it was dispensed */
-  @ApiProperty({ format: 'date-time' })
+  @IsISO8601()
   fecha_dispensa: string;
   farmacia: FarmaciaDto;
-  @ApiProperty({ type: [DispensaDeRecetaItemDto], maxItems: 10 }) items: DispensaDeRecetaItemDto[];
+  @ArrayMaxSize(10) items: DispensaDeRecetaItemDto[];
   /** Reversed by the dispenser: its items are dispensable again */
   revertida: boolean;
 }
@@ -80,7 +85,9 @@ export const SUSTITUIBLE_PROPERTY = {
 export class RecetaItemDetalleDto extends RecetaItemDto {
   @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
   /** Units dispensed by dispensations not reversed (0: not dispensed) */
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: 999 })
+  @IsInt()
+  @Min(0)
+  @Max(999)
   dispensado: number;
 }
 
