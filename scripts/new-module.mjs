@@ -118,7 +118,9 @@ export function generate(name, root = process.cwd()) {
       stdio: 'ignore',
     },
   );
-  return written;
+  // The document reads the new DTOs from the plugin's metadata: regenerate it.
+  execFileSync(process.execPath, ['scripts/openapi-metadata.mjs'], { cwd: root, stdio: 'ignore' });
+  return [...written, 'src/metadata.ts'];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -133,7 +135,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       `${written.map((p) => `  ${p}`).join('\n')}\n` +
         `Module ${name} written. Next: fill it in (docs/adding-a-module.md), then ` +
         `\`npm run docs:settings\` (docs/operators.md and .env.example), \`npm run check\` and ` +
-        `\`npm test -- test/${name}.e2e-spec.ts\`.\n`,
+        `\`npm test -- src/${name}/${name}.service.spec.ts test/${name}.e2e-spec.ts\`.\n`,
     );
   } catch (err) {
     process.stderr.write(`new:module: ${err instanceof Error ? err.message : String(err)}\n`);

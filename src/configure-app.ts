@@ -53,7 +53,7 @@ export async function configureApp(app: NestExpressApplication, logger: Logger):
   app.useGlobalFilters(new AllExceptionsFilter(logger.child({ component: 'errors' }), routes));
   app.useGlobalPipes(new RequestValidationPipe());
   app.enableShutdownHooks();
-  setupOpenApi(app, {
+  await setupOpenApi(app, {
     insurerName: config.settings(medicamentosSettings).insurerName,
     publicBaseUrl: config.publicBaseUrl,
   });

@@ -1,5 +1,9 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
+import { describeValidator } from '../common/validation/validator-schemas.js';
 import { parseCuir } from './cuir-format.js';
+import { CUIR_PATTERN } from './cuir-patterns.js';
+
+describeValidator('isCuir', { pattern: CUIR_PATTERN, minLength: 41, maxLength: 41 });
 
 /** A structurally valid 41-digit CUIR (the CUIR module is the single source of truth). */
 export function IsCuir(opts: ValidationOptions = {}) {

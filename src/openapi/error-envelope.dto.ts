@@ -1,20 +1,20 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_NAMED_FIELDS } from '../common/validation/unknown-fields.js';
 
 export class ErrorDetailDto {
-  @ApiProperty({ example: 'items[0].cantidad' })
+  /** @example 'items[0].cantidad' */
   field: string;
 
-  @ApiProperty({ example: 'must be an integer from 1 to 999' })
+  /** @example 'must be an integer from 1 to 999' */
   issue: string;
 }
 
 export class ErrorBodyDto {
+  /** @example 'VALIDATION_FAILED' */
   // The enum of every module's codes is filled in when the document is built (setup-openapi.ts).
-  @ApiProperty({ example: 'VALIDATION_FAILED' })
   code: string;
 
-  @ApiProperty({ example: 'Request validation failed' })
+  /** @example 'Request validation failed' */
   message: string;
 
   @ApiPropertyOptional({
@@ -28,12 +28,11 @@ export class ErrorBodyDto {
 
 /** The error envelope of contract §1, returned for every error the service emits. */
 export class ErrorEnvelopeDto {
-  @ApiProperty({ example: false })
+  /** @example false */
   success: false;
 
-  @ApiProperty({ type: ErrorBodyDto })
   error: ErrorBodyDto;
 
-  @ApiProperty({ example: '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11' })
+  /** @example '3f1b1c9e-6a53-4d0e-9f0c-2b7d1a9e8c11' */
   request_id: string;
 }

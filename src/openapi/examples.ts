@@ -49,16 +49,12 @@ export const EXAMPLES_BY_PROPERTY: Record<string, unknown> = {
   cuir: EXAMPLE_IDS.cuir,
   reserva_id: EXAMPLE_IDS.reserva_id,
   id_dispensa: EXAMPLE_IDS.id_dispensa,
-  codigo: EXAMPLE_IDS.codigo,
-  documento: '30111222',
   documento_paciente: '30111222',
-  matricula: '123456',
   matricula_profesional: '123456',
   refeps_id: '8123456',
   locacion: 'Hospital de Clínicas, consultorio 12',
   id_de_receta: 'RX-2026-000123',
   nombre_medicamento: 'Ibuprofeno',
-  jurisdiccion: '02',
   mensaje: 'Transacción iniciada; pendiente de confirmación del Ministerio de Salud',
   evento: 'REGISTRADA',
   resultado: 'ok',
@@ -66,7 +62,6 @@ export const EXAMPLES_BY_PROPERTY: Record<string, unknown> = {
   verificado_por: 'Farmacia Central',
   verificado_por_id: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
   ministerio_ref: null,
-  content_sha256: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
 };
 
 const DATE_TIME_EXAMPLE = EXAMPLE_IDS.registrada;

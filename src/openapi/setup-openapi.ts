@@ -5,6 +5,7 @@ import { errorCodes } from '../common/errors/error-codes.js';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
 import { completeDocument } from './document-conventions.js';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
+import { validatorSchemas } from '../common/validation/validator-schemas.js';
 
 /** What the served document depends on in this deployment's configuration. */
 export interface OpenApiOptions {
@@ -49,8 +50,14 @@ deployment serves (\`<INSURER_NAME>_descuento\`, default \`pami_descuento\`): th
 served, names it for this deployment, so a client generated from it is for this deployment.
 `;
 
-/** Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and /openapi.json. */
-export function setupOpenApi(app: INestApplication, options: OpenApiOptions): void {
+/**
+ * Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and
+ * /openapi.json. The DTOs' schemas come from their class-validator decorators, types and JSDoc,
+ * read by @nestjs/swagger's plugin into src/metadata.ts (scripts/openapi-metadata.mjs); an
+ * `@ApiProperty` adds only what those cannot say.
+ */
+export async function setupOpenApi(app: INestApplication, options: OpenApiOptions): Promise<void> {
+  await SwaggerModule.loadPluginMetadata(loadDtoMetadata);
   const config = new DocumentBuilder()
     .setTitle('Prescription Registry Service')
     .setDescription(DESCRIPTION)
@@ -94,6 +101,23 @@ export function setupOpenApi(app: INestApplication, options: OpenApiOptions): vo
     yamlDocumentUrl: 'openapi.yaml',
     customSiteTitle: 'Prescription Registry Service — API',
   });
+}
+
+type PluginMetadata = Awaited<ReturnType<typeof import('../metadata.js').default>>;
+
+/** The plugin's metadata (src/metadata.ts), each property completed by its validators. */
+async function loadDtoMetadata(): Promise<PluginMetadata> {
+  const metadata = await (await import('../metadata.js')).default();
+  for (const [load, classes] of metadata['@nestjs/swagger'].models) {
+    const module = (await load) as Record<string, abstract new (...args: never[]) => unknown>;
+    const properties = classes as Record<string, Record<string, object>>;
+    for (const [name, props] of Object.entries(properties)) {
+      for (const [property, schema] of validatorSchemas(module[name])) {
+        if (props[property]) props[property] = { ...props[property], ...schema };
+      }
+    }
+  }
+  return metadata;
 }
 
 /** Every module's codes are known only once the slices are registered: fill the enum now. */

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsOptional, Max, Min, type ValidationArguments } from 'class-validator';
 import { DomainError } from '../errors/domain-error.js';
-import { DATE_TIME_MAX_LENGTH, DATE_TIME_WITH_OFFSET_PATTERN } from './patterns.js';
 import {
   DATE_RANGE_TEXT,
   DecimalInt,
@@ -28,37 +27,28 @@ export const DATE_RANGE_QUERY_ERRORS =
 
 /** The query of a listing over an inclusive date range, paged (per_page ≤ 200, default 50). */
 export class DateRangePageQuery {
+  /** @example '2026-11-01T00:00:00-03:00' */
   @ApiProperty({
     description: `Start of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}; ${PLUS_IN_QUERY}`,
-    example: '2026-11-01T00:00:00-03:00',
     format: 'date-time',
-    pattern: DATE_TIME_WITH_OFFSET_PATTERN,
-    maxLength: DATE_TIME_MAX_LENGTH,
   })
   @IsDefined({ message: 'is required', ...dateRange })
   @IsIsoDateTimeWithOffset({ message: dateMessage, ...dateRange })
   fecha_desde: string;
 
+  /** @example '2026-11-30T23:59:59-03:00' */
   @ApiProperty({
     description: `End of the range (inclusive), ISO 8601 date-time with offset, written ${DATE_RANGE_TEXT}; not before fecha_desde; ${PLUS_IN_QUERY}`,
-    example: '2026-11-30T23:59:59-03:00',
     format: 'date-time',
-    pattern: DATE_TIME_WITH_OFFSET_PATTERN,
-    maxLength: DATE_TIME_MAX_LENGTH,
   })
   @IsDefined({ message: 'is required', ...dateRange })
   @IsIsoDateTimeWithOffset({ message: dateMessage, ...dateRange })
   fecha_hasta: string;
 
-  @ApiPropertyOptional({
-    description:
-      'The page to answer, from 1 (default 1), of `per_page` items in the listing order; past the last page, an empty `items`',
-    minimum: 1,
-    maximum: 1_000_000,
-    default: 1,
-    type: 'integer',
-    format: 'int32',
-  })
+  /**
+   * The page to answer, from 1 (default 1), of `per_page` items in the listing order; past the last page, an empty `items`
+   */
+  @ApiPropertyOptional({ default: 1, type: 'integer', format: 'int32' })
   @IsOptional()
   @DecimalInt()
   @IsInt({ message: pageMessage })
@@ -66,14 +56,8 @@ export class DateRangePageQuery {
   @Max(1_000_000, { message: pageMessage })
   page?: number;
 
-  @ApiPropertyOptional({
-    description: 'Items per page, 1 to 200 (default 50)',
-    minimum: 1,
-    maximum: 200,
-    default: 50,
-    type: 'integer',
-    format: 'int32',
-  })
+  /** Items per page, 1 to 200 (default 50) */
+  @ApiPropertyOptional({ default: 50, type: 'integer', format: 'int32' })
   @IsOptional()
   @DecimalInt()
   @IsInt({ message: perPageMessage })

@@ -6,7 +6,7 @@
  */
 import { INDEC_JURISDICTION_CODES } from '../indec-jurisdictions.js';
 import { REFUSED_BMP_RANGES } from './request-text.js';
-import { ISO_WITH_OFFSET } from './validators.js';
+import { DATE_TIME_MAX_LENGTH, ISO_WITH_OFFSET } from './validators.js';
 
 /** An alternation of the given literals, as a non-capturing group. */
 export const anyOf = (values: readonly string[]) => `(?:${values.join('|')})`;
@@ -33,8 +33,7 @@ export const UUID_PATTERN =
 /** ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm). */
 export const DATE_TIME_WITH_OFFSET_PATTERN = ISO_WITH_OFFSET.source;
 
-/** The longest date-time the pattern admits: nanoseconds and a ±hh:mm offset. */
-export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
+export { DATE_TIME_MAX_LENGTH };
 
 /**
  * Free text: the server refuses control characters, line and paragraph separators and format

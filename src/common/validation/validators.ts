@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationOptions } from 'class-validator';
+import { describeValidator } from './validator-schemas.js';
 
 /**
  * ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm); a bare local time is ambiguous.
@@ -7,6 +8,15 @@ import { registerDecorator, ValidationOptions } from 'class-validator';
  */
 export const ISO_WITH_OFFSET =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+
+/** The longest date-time ISO_WITH_OFFSET admits: nanoseconds and a ±hh:mm offset. */
+export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
+
+describeValidator('isIsoDateTimeWithOffset', {
+  format: 'date-time',
+  pattern: ISO_WITH_OFFSET.source,
+  maxLength: DATE_TIME_MAX_LENGTH,
+});
 
 /**
  * The earliest year a date-time may be written with. PostgreSQL's timestamptz cannot hold year
@@ -81,3 +91,23 @@ export const NormalizeDni = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && DNI_WITH_DOTS.test(value) ? value.replaceAll('.', '') : value,
   );
+
+describeValidator('isCalendarDate', { format: 'date' });
+
+/** A calendar date written YYYY-MM-DD (2026-02-30 is not one); `format: date` in the document. */
+export function IsCalendarDate(opts: ValidationOptions = {}) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCalendarDate',
+      target: target.constructor,
+      propertyName,
+      options: opts,
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' &&
+          /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+          new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value,
+        defaultMessage: () => 'must be a calendar date YYYY-MM-DD',
+      },
+    });
+}

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -19,13 +19,9 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import {
-  DATE_TIME_MAX_LENGTH,
-  DATE_TIME_WITH_OFFSET_PATTERN,
-  UUID_PATTERN,
-} from '../../common/validation/patterns.js';
+import { UUID_PATTERN } from '../../common/validation/patterns.js';
 import { IsIsoDateTimeWithOffset } from '../../common/validation/validators.js';
-import { CUIR_PATTERN, IsCuir } from '../../cuir/cuir.public.js';
+import { IsCuir } from '../../cuir/cuir.public.js';
 import { isValidCuit } from '../../paciente/paciente.public.js';
 
 const required = { message: 'is required' };
@@ -34,13 +30,10 @@ const required = { message: 'is required' };
 const INT32_MAX = 2_147_483_647;
 
 export class FarmaciaInputDto {
-  @ApiProperty({
-    description: "The pharmacy's CUIT: 11 digits with a valid check digit (mod 11), no dashes",
-    pattern: '^\\d{11}$',
-    minLength: 11,
-    maxLength: 11,
-    example: '30712345671',
-  })
+  /**
+   * The pharmacy's CUIT: 11 digits with a valid check digit (mod 11), no dashes
+   * @example '30712345671'
+   */
   @IsDefined(required)
   @Matches(/^\d{11}$/, { message: 'must be 11 digits (a CUIT, no dashes)' })
   @ValidateBy({
@@ -52,7 +45,7 @@ export class FarmaciaInputDto {
   })
   cuit: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Farmacia Central' })
+  /** @example 'Farmacia Central' */
   @IsDefined(required)
   @IsString({ message: 'must be a string' })
   @Length(1, 200, { message: 'must be 1 to 200 characters' })
@@ -60,107 +53,78 @@ export class FarmaciaInputDto {
 }
 
 export class DispensarItemDto {
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: 10,
-    description: "Position in the prescription's items, from 1; beyond its items: 400",
-    example: 1,
-  })
+  /**
+   * Position in the prescription's items, from 1; beyond its items: 400
+   * @example 1
+   */
   @IsDefined(required)
   @IsInt({ message: 'must be an integer from 1 to 10' })
   @Min(1, { message: 'must be an integer from 1 to 10' })
   @Max(10, { message: 'must be an integer from 1 to 10' })
   item: number;
 
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: INT32_MAX,
-    description:
-      'Units dispensed: at most the prescribed (more: 422 CANTIDAD_EXCEDIDA); fewer close the item all the same',
-    example: 2,
-  })
+  /**
+   * Units dispensed: at most the prescribed (more: 422 CANTIDAD_EXCEDIDA); fewer close the item all the same
+   * @example 2
+   */
   @IsDefined(required)
   @IsInt({ message: 'must be an integer of 1 or more' })
   @Min(1, { message: 'must be an integer of 1 or more' })
   @Max(INT32_MAX, { message: `must be an integer from 1 to ${INT32_MAX}` })
   cantidad: number;
 
-  @ApiPropertyOptional({
-    description:
-      "Catalogue code dispensed (GET /v1/medicamentos/buscar): it must be in the catalogue (else 422 MEDICAMENTO_DESCONOCIDO), and one other than the item's prescribed codigo is a substitution (without sustituido: true, 422 SUSTITUCION_NO_DECLARADA)",
-    pattern: '^[A-Za-z0-9-]{1,32}$',
-    maxLength: 32,
-    example: '1336421',
-  })
+  /**
+   * Catalogue code dispensed (GET /v1/medicamentos/buscar): it must be in the catalogue (else 422 MEDICAMENTO_DESCONOCIDO), and one other than the item's prescribed codigo is a substitution (without sustituido: true, 422 SUSTITUCION_NO_DECLARADA)
+   * @example '1336421'
+   */
   @IsOptional()
   @IsString({ message: 'must be a string' })
   @Matches(/^[A-Za-z0-9-]{1,32}$/, { message: 'must be 1 to 32 letters, digits or dashes' })
   codigo?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'Another brand or a generic was given (default false); on an item the prescriber marked sustituible: false, 422 SUSTITUCION_NO_PERMITIDA',
-    example: false,
-  })
+  /**
+   * Another brand or a generic was given (default false); on an item the prescriber marked sustituible: false, 422 SUSTITUCION_NO_PERMITIDA
+   * @example false
+   */
   @IsOptional()
   @IsBoolean({ message: 'must be a boolean' })
   sustituido?: boolean;
 }
 
 export class DispensarDto {
-  @ApiProperty({
-    description: 'The prescription, by its CUIR: a structurally valid 41-digit CUIR',
-    pattern: CUIR_PATTERN,
-    minLength: 41,
-    maxLength: 41,
-    example: '00010001020102000000000000000000001234501',
-  })
+  /**
+   * The prescription, by its CUIR: a structurally valid 41-digit CUIR
+   * @example '00010001020102000000000000000000001234501'
+   */
   @IsDefined(required)
   @IsCuir()
   cuir: string;
 
-  @ApiPropertyOptional({
-    format: 'uuid',
-    pattern: UUID_PATTERN,
-    maxLength: 36,
-    description:
-      "Your reservation on this prescription (POST /v1/dispensas/reservas): it is consumed. Another prescription's or another client's id: 400. Without it, a live reservation of yours on the prescription is consumed all the same.",
-  })
+  /**
+   * Your reservation on this prescription (POST /v1/dispensas/reservas): it is consumed. Another prescription's or another client's id: 400. Without it, a live reservation of yours on the prescription is consumed all the same.
+   */
+  // IsUUID('all') is this pattern; `format: uuid` alone would also admit a `urn:uuid:` prefix.
+  @ApiPropertyOptional({ pattern: UUID_PATTERN, maxLength: 36 })
   @IsOptional()
   @IsUUID('all', { message: 'must be a reservation id (UUID)' })
   reserva_id?: string;
 
-  @ApiProperty({ type: FarmaciaInputDto })
   @IsDefined(required)
   @IsObject({ message: 'must be an object with cuit and nombre' })
   @ValidateNested()
   @Type(() => FarmaciaInputDto)
   farmacia: FarmaciaInputDto;
 
-  @ApiProperty({
-    description:
-      'When it was dispensed: ISO 8601 with offset, at most 5 minutes ahead, not before the prescription was issued; its date in Argentina time must fall in the validity window',
-    format: 'date-time',
-    pattern: DATE_TIME_WITH_OFFSET_PATTERN,
-    maxLength: DATE_TIME_MAX_LENGTH,
-    example: '2026-11-23T10:25:00-03:00',
-  })
+  /**
+   * When it was dispensed: ISO 8601 with offset, at most 5 minutes ahead, not before the prescription was issued; its date in Argentina time must fall in the validity window
+   * @example '2026-11-23T10:25:00-03:00'
+   */
   @IsDefined(required)
   // Its 5 minutes ahead are a rule checked once the CUIR is found (reglas-dispensa.ts).
   @IsIsoDateTimeWithOffset()
   fecha_dispensa: string;
 
-  @ApiProperty({
-    type: [DispensarItemDto],
-    minItems: 1,
-    maxItems: 10,
-    uniqueItems: true,
-    description: '1 to 10 items, each `item` at most once',
-  })
+  /** 1 to 10 items, each `item` at most once */
   @IsDefined(required)
   @IsArray({ message: 'must be an array of 1 to 10 items' })
   @ArrayMinSize(1, { message: 'must be an array of 1 to 10 items' })

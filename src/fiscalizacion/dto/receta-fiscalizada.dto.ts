@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsISO8601, IsIn, IsUUID, Matches } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { CUIR_PATTERN } from '../../cuir/cuir.public.js';
 import {
   DiagnosticoDto,
@@ -25,47 +26,49 @@ const int = (minimum: number, maximum: number, description?: string) => ({
 export class DispensaFiscalizadaItemDto {
   @ApiProperty(int(1, 10, 'Position in the prescription, from 1')) item: number;
   @ApiProperty(int(1, 999, 'Units dispensed')) cantidad_dispensada: number;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    description: 'Catalogue code dispensed, when the pharmacy gave one',
-    example: '1336421',
-  })
+  /**
+   * Catalogue code dispensed, when the pharmacy gave one
+   * @example '1336421'
+   */
   codigo: string | null;
-  @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
+  /** Another brand or a generic was given */
+  sustituido: boolean;
 }
 
 export class DispensaFiscalizadaDto {
-  @ApiProperty({ format: 'uuid', example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' })
+  /** @example '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' */
+  @IsUUID('all')
   id_dispensa: string;
-  @ApiProperty({ format: 'date-time', example: '2026-11-23T13:25:00.000Z' })
+  /** @example '2026-11-23T13:25:00.000Z' */
+  @IsISO8601()
   fecha_dispensa: string;
-  @ApiProperty({ type: FarmaciaDto }) farmacia: FarmaciaDto;
-  @ApiProperty({ type: [DispensaFiscalizadaItemDto], maxItems: 10 })
+  farmacia: FarmaciaDto;
+  @ArrayMaxSize(10)
   items: DispensaFiscalizadaItemDto[];
-  @ApiProperty({ description: 'Reversed by the pharmacy within its window' }) revertida: boolean;
+  /** Reversed by the pharmacy within its window */
+  revertida: boolean;
   @ApiProperty({ nullable: true, type: String, format: 'date-time', example: null })
   revertida_at: string | null;
 }
 
 /** A restricted prescription as its jurisdiction's health authority reads it (SPEC 9.3). */
 export class RecetaFiscalizadaDto {
-  @ApiProperty({ pattern: CUIR_PATTERN, example: '00010001060103000000000000000000001234501' })
+  /** @example '00010001060103000000000000000000001234501' */
+  @Matches(new RegExp(CUIR_PATTERN))
   cuir: string;
-  @ApiProperty({ example: '1042' }) id_transaccion: string;
-  @ApiProperty({
-    enum: SUBTIPOS_RESTRINGIDOS,
-    description: 'The CUIR subtype: 03 bajo receta archivada, 04 legalmente restringido',
-  })
+  /** @example '1042' */
+  id_transaccion: string;
+  /** The CUIR subtype: 03 bajo receta archivada, 04 legalmente restringido */
+  @IsIn(SUBTIPOS_RESTRINGIDOS)
   subtipo: string;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
-  @ApiProperty({ example: '30111222' }) documento_paciente: string;
-  @ApiPropertyOptional({
-    type: PacienteDto,
-    description:
-      'The patient: required when a restricted prescription is registered, so absent only from one registered before that rule',
-  })
+  @IsISO8601() fecha_creacion: string;
+  /** @example '30111222' */
+  documento_paciente: string;
+  /**
+   * The patient: required when a restricted prescription is registered, so absent only from one registered before that rule
+   */
   paciente?: PacienteDto;
+  /** The diagnosis, or null when none was registered */
   @ApiProperty({
     type: 'object',
     nullable: true,
@@ -74,27 +77,24 @@ export class RecetaFiscalizadaDto {
       descripcion: { type: 'string', example: 'Trastorno de ansiedad generalizada' },
     },
     required: ['codigo'],
-    description: 'The diagnosis, or null when none was registered',
     example: null,
   })
   diagnostico: DiagnosticoDto | null;
-  @ApiProperty({ example: '123456' }) matricula_profesional: string;
-  @ApiProperty({ description: 'INDEC code of the CUIR jurisdiction', example: '06' })
+  /** @example '123456' */
+  matricula_profesional: string;
+  /**
+   * INDEC code of the CUIR jurisdiction
+   * @example '06'
+   */
   jurisdiccion: string;
   @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
   @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
   @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
-  @ApiProperty({
-    type: [RecetaItemDetalleDto],
-    maxItems: 10,
-    description: 'The registered items (SPEC 9.2 members), each with the units dispensed',
-  })
+  /** The registered items (SPEC 9.2 members), each with the units dispensed */
+  @ArrayMaxSize(10)
   items: RecetaItemDetalleDto[];
   @ApiProperty(ANULACION_PROPERTY) anulacion: AnulacionDto | null;
-  @ApiProperty({
-    type: [DispensaFiscalizadaDto],
-    description: 'Every dispensation, oldest first, reversed ones included',
-  })
+  /** Every dispensation, oldest first, reversed ones included */
   dispensas: DispensaFiscalizadaDto[];
 }
 
@@ -103,6 +103,7 @@ export class ListadoFiscalizacionDto {
   total: number;
   @ApiProperty(int(1, 1_000_000)) page: number;
   @ApiProperty(int(1, 200)) per_page: number;
-  @ApiProperty({ type: [RecetaFiscalizadaDto], maxItems: 200, description: 'Oldest first' })
+  /** Oldest first */
+  @ArrayMaxSize(200)
   items: RecetaFiscalizadaDto[];
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsDefined,
   IsInt,
   IsOptional,
@@ -39,29 +40,21 @@ export class BuscarMedicamentosQueryDto {
   @Length(2, 100, { message: 'must be from 2 to 100 characters' })
   q?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'Exact catalogue code; when sent, the search ignores `q` (which must still be valid). Required unless `q` is sent.',
-    example: '1336421',
-    pattern: '^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$',
-    minLength: 1,
-    maxLength: 40,
-  })
+  /**
+   * Exact catalogue code; when sent, the search ignores `q` (which must still be valid). Required unless `q` is sent.
+   * @example '1336421'
+   */
   @IsOptional()
   @Matches(/^[0-9A-Za-z][0-9A-Za-z._-]{0,39}$/, {
     message: 'must be a catalogue code: 1 to 40 letters, digits, ".", "_" or "-"',
   })
   code?: string;
 
-  @ApiPropertyOptional({
-    description: 'Page, 1-based',
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: 1_000_000,
-    default: 1,
-    example: 1,
-  })
+  /**
+   * Page, 1-based
+   * @example 1
+   */
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', default: 1 })
   @IsOptional()
   @DecimalInt()
   @IsInt({ message: 'must be an integer from 1 to 1000000' })
@@ -69,12 +62,10 @@ export class BuscarMedicamentosQueryDto {
   @Max(1_000_000, { message: 'must be an integer from 1 to 1000000' })
   page?: number;
 
+  /** Items per page */
   @ApiPropertyOptional({
-    description: 'Items per page',
     type: 'integer',
     format: 'int32',
-    minimum: 1,
-    maximum: MAX_PER_PAGE,
     default: DEFAULT_PER_PAGE,
     example: DEFAULT_PER_PAGE,
   })
@@ -87,53 +78,69 @@ export class BuscarMedicamentosQueryDto {
 }
 
 export class MedicamentoDto {
-  @ApiProperty({ example: '1336421', description: 'Catalogue code' })
+  /**
+   * Catalogue code
+   * @example '1336421'
+   */
   code: string;
 
-  @ApiProperty({ example: 'IBUPIRAC', description: 'Commercial name (nombre_comercial)' })
+  /**
+   * Commercial name (nombre_comercial)
+   * @example 'IBUPIRAC'
+   */
   nombre: string;
 
-  @ApiProperty({ example: 'IBUPROFENO', description: 'Active ingredient (IFA)' })
+  /**
+   * Active ingredient (IFA)
+   * @example 'IBUPROFENO'
+   */
   principio_activo: string;
 
-  @ApiProperty({
-    example: 'COMPRIMIDO RECUBIERTO, VÍA ORAL',
-    description:
-      'Pharmaceutical form and route of administration (the catalogue carries no dosage regimen)',
-  })
+  /**
+   * Pharmaceutical form and route of administration (the catalogue carries no dosage regimen)
+   * @example 'COMPRIMIDO RECUBIERTO, VÍA ORAL'
+   */
   posologia: string;
 
-  @ApiProperty({ example: '400 mg', description: 'Strength (concentración)' })
+  /**
+   * Strength (concentración)
+   * @example '400 mg'
+   */
   dosis: string;
 
-  @ApiProperty({ example: 'envase x 20 comprimidos recubiertos', description: 'Pack' })
+  /**
+   * Pack
+   * @example 'envase x 20 comprimidos recubiertos'
+   */
   presentacion: string;
 
+  /** @example true */
   @ApiProperty({
-    example: true,
     description:
       '**The name of this member depends on configuration**: `<INSURER_NAME>_descuento`, where INSURER_NAME is the insurer the deployment serves (default `pami`, so `pami_descuento`; with INSURER_NAME=ioma it is `ioma_descuento`). True when the catalogue lists a discount of that insurer on this presentation.',
   })
   pami_descuento: boolean;
 
-  @ApiProperty({
-    example: 'IBUPROFENO',
-    description: 'Generic drug name (DCI), as used for prescribing by generic name',
-  })
+  /**
+   * Generic drug name (DCI), as used for prescribing by generic name
+   * @example 'IBUPROFENO'
+   */
   droga: string;
 }
 
 export class MedicamentosPageDto {
-  @ApiProperty({
-    example: 1,
-    description: 'Matches in all pages',
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 2_147_483_647,
-  })
+  /**
+   * Matches in all pages
+   * @example 1
+   */
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
   total: number;
-  @ApiProperty({ example: 1, type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 })
+  /** @example 1 */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   page: number;
   @ApiProperty({
     example: DEFAULT_PER_PAGE,
@@ -143,6 +150,7 @@ export class MedicamentosPageDto {
     maximum: MAX_PER_PAGE,
   })
   per_page: number;
-  @ApiProperty({ type: [MedicamentoDto], description: 'Best match first', maxItems: MAX_PER_PAGE })
+  /** Best match first */
+  @ArrayMaxSize(MAX_PER_PAGE)
   items: MedicamentoDto[];
 }

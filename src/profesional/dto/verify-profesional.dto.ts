@@ -1,15 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, Matches, ValidateIf } from 'class-validator';
 import { INDEC_JURISDICTION_CODES } from '../../common/indec-jurisdictions.js';
 
 export class VerifyProfesionalDto {
-  @ApiProperty({
-    description: "Profesional's DNI: 7 or 8 digits, no dots",
-    example: '25111222',
-    pattern: '^[0-9]{7,8}$',
-    minLength: 7,
-    maxLength: 8,
-  })
+  /**
+   * Profesional's DNI: 7 or 8 digits, no dots
+   * @example '25111222'
+   */
   @IsDefined({ message: 'is required' })
   @Matches(/^[0-9]{7,8}$/, { message: 'must be a string of 7 or 8 digits' })
   documento: string;
@@ -29,28 +26,41 @@ export class VerifyProfesionalDto {
 }
 
 export class ProfesionalVerificationDto {
-  @ApiProperty({ example: '25111222' }) documento: string;
-  @ApiProperty({ example: 'LAURA', description: 'As the registry writes it (upper case)' })
+  /** @example '25111222' */
+  documento: string;
+  /**
+   * As the registry writes it (upper case)
+   * @example 'LAURA'
+   */
   nombre: string;
-  @ApiProperty({ example: 'GÓMEZ', description: 'As the registry writes it (upper case)' })
+  /**
+   * As the registry writes it (upper case)
+   * @example 'GÓMEZ'
+   */
   apellido: string;
-  @ApiProperty({ example: '123456', description: 'The chosen licence' }) matricula: string;
-  @ApiProperty({
-    example: '8123456,8654321',
-    description: "REFEPS ids of all the professional's licences, joined by commas",
-  })
+  /**
+   * The chosen licence
+   * @example '123456'
+   */
+  matricula: string;
+  /**
+   * REFEPS ids of all the professional's licences, joined by commas
+   * @example '8123456,8654321'
+   */
   refeps_id: string;
-  @ApiProperty({
-    example: '02',
-    description:
-      "INDEC code of the chosen licence's jurisdiction ('' if the registry's is unknown)",
-  })
+  /**
+   * INDEC code of the chosen licence's jurisdiction ('' if the registry's is unknown)
+   * @example '02'
+   */
   jurisdiccion: string;
-  @ApiProperty({
-    example: 'Clínica médica',
-    description: "First certified specialty of the chosen licence, '' when none",
-  })
+  /**
+   * First certified specialty of the chosen licence, '' when none
+   * @example 'Clínica médica'
+   */
   especialidad: string;
-  @ApiProperty({ example: true, description: 'Whether the chosen licence is enabled' })
+  /**
+   * Whether the chosen licence is enabled
+   * @example true
+   */
   activo: boolean;
 }

@@ -1,33 +1,49 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsCalendarDate } from '../../common/validation/validators.js';
+import {
+  ArrayMaxSize,
+  IsISO8601,
+  IsIn,
+  IsInt,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ESTADOS_RECETA, type EstadoReceta } from '../../recetas/recetas.public.js';
 
 export class ItemPublicoDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 10, example: 1 })
+  /** @example 1 */
+  @IsInt()
+  @Min(1)
+  @Max(10)
   item: number;
-  @ApiProperty({ maxLength: 200, example: 'Ibuprofeno 400 mg comprimidos' })
+  /** @example 'Ibuprofeno 400 mg comprimidos' */
+  @MaxLength(200)
   nombre: string;
-  @ApiPropertyOptional({
-    maxLength: 200,
-    example: 'ibuprofeno',
-    description: 'The generic name, when the prescriber gave one',
-  })
+  /**
+   * The generic name, when the prescriber gave one
+   * @example 'ibuprofeno'
+   */
+  @MaxLength(200)
   dci?: string;
-  @ApiPropertyOptional({
-    maxLength: 50,
-    example: '400 mg',
-    description: 'The concentration, when the prescriber gave one',
-  })
+  /**
+   * The concentration, when the prescriber gave one
+   * @example '400 mg'
+   */
+  @MaxLength(50)
   concentracion?: string;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 999, example: 2 })
+  /** @example 2 */
+  @IsInt()
+  @Min(1)
+  @Max(999)
   cantidad: number;
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 999,
-    example: 0,
-    description: 'Units dispensed by dispensations not reversed',
-  })
+  /**
+   * Units dispensed by dispensations not reversed
+   * @example 0
+   */
+  @IsInt()
+  @Min(0)
+  @Max(999)
   dispensado: number;
 }
 
@@ -37,34 +53,37 @@ export class ItemPublicoDto {
  * never the patient's document, name, coverage or diagnosis.
  */
 export class VerificacionPublicaDto {
-  @ApiProperty({ example: '00010001020102000000000000000000001234501' })
+  /** @example '00010001020102000000000000000000001234501' */
   cuir: string;
-  @ApiProperty({ enum: ESTADOS_RECETA, example: 'VIGENTE' })
+  /** @example 'VIGENTE' */
+  @IsIn(ESTADOS_RECETA)
   estado_receta: EstadoReceta;
-  @ApiProperty({ format: 'date-time', example: '2026-11-22T13:30:00Z' })
+  /** @example '2026-11-22T13:30:00Z' */
+  @IsISO8601()
   fecha_creacion: string;
-  @ApiProperty({ format: 'date', example: '2026-11-22' })
+  /** @example '2026-11-22' */
+  @IsCalendarDate()
   vigencia_desde: string;
-  @ApiProperty({ format: 'date', example: '2026-12-21' })
+  /** @example '2026-12-21' */
+  @IsCalendarDate()
   vigencia_hasta: string;
-  @ApiProperty({ example: '123456' })
+  /** @example '123456' */
   matricula_profesional: string;
-  @ApiProperty({ example: '02', description: 'INDEC code of the CUIR’s jurisdiction' })
+  /**
+   * INDEC code of the CUIR’s jurisdiction
+   * @example '02'
+   */
   jurisdiccion: string;
-  @ApiProperty({ example: 'Ciudad Autónoma de Buenos Aires' })
+  /** @example 'Ciudad Autónoma de Buenos Aires' */
   jurisdiccion_nombre: string;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    example: 'GÓMEZ, LAURA',
-    description: 'The prescriber’s name from REFEPS, when known (null while it cannot be asked)',
-  })
+  /**
+   * The prescriber’s name from REFEPS, when known (null while it cannot be asked)
+   * @example 'GÓMEZ, LAURA'
+   */
   profesional_nombre: string | null;
-  @ApiProperty({ type: [ItemPublicoDto], maxItems: 10 })
+  @ArrayMaxSize(10)
   items: ItemPublicoDto[];
-  @ApiProperty({
-    pattern: '^[0-9a-f]{64}$',
-    example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
-  })
+  /** @example '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f' */
+  @Matches(/^[0-9a-f]{64}$/)
   content_sha256: string;
 }

@@ -6,14 +6,11 @@ import { Allow } from 'class-validator';
  * malformed one is simply not the CUIR's signature): the answer is the one 404 either way.
  */
 export class VerificacionPublicaQuery {
-  @ApiPropertyOptional({
-    type: 'string',
-    description: "The link's signature, as printed (22 base64url characters); without it, 404",
-    minLength: 1,
-    maxLength: 64,
-    pattern: '^[A-Za-z0-9_-]+$',
-    example: 'q1w2e3r4t5y6u7i8o9p0aZ',
-  })
+  /**
+   * The link's signature, as printed (22 base64url characters); without it, 404
+   * @example 'q1w2e3r4t5y6u7i8o9p0aZ'
+   */
+  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
   @Allow()
   f?: unknown;
 }

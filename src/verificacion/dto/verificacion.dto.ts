@@ -1,7 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsISO8601,
+  IsIn,
+  IsInt,
+  IsOptional,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
 import { DateRangePageQuery } from '../../common/validation/date-range-page.query.js';
-import { CUIR_DIGITS_PATTERN } from '../../cuir/cuir.public.js';
 import {
   ESTADOS,
   CoberturaDto,
@@ -14,63 +22,57 @@ import {
 } from '../../recetas/recetas.public.js';
 
 export class VerificacionItemDto extends RecetaItemDto {
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: 10,
-    description: 'Position in the prescription, from 1: the `item` to dispense',
-  })
+  /** Position in the prescription, from 1: the `item` to dispense */
+  @IsInt()
+  @Min(1)
+  @Max(10)
   item: number;
   @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 999,
-    description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
-  })
+  /** Units dispensed by dispensations not reversed (0: not dispensed) */
+  @IsInt()
+  @Min(0)
+  @Max(999)
   dispensado: number;
-  @ApiProperty({
-    description:
-      'Whether the caller may dispense it now: not dispensed, the prescription not ANULADA, today within the validity window, and no other dispenser holding a live reservation',
-  })
+  /**
+   * Whether the caller may dispense it now: not dispensed, the prescription not ANULADA, today within the validity window, and no other dispenser holding a live reservation
+   */
   dispensable: boolean;
 }
 
-export interface ReservaVerificacionDto {
+/** Described inline on `reserva` (a class so the plugin can name the type). */
+export class ReservaVerificacionDto {
   vence_at: string;
   propia: boolean;
 }
 
 export class VerificacionRecetaDto {
-  @ApiProperty() cuir: string;
-  @ApiProperty({
-    enum: ESTADOS,
-    description:
-      "The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)",
-  })
+  cuir: string;
+  /**
+   * The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)
+   */
+  @IsIn(ESTADOS)
   estado: string;
   @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
+  @IsISO8601() fecha_creacion: string;
   @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
   @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
-  @ApiProperty({ description: "The prescriber's licence" }) matricula_profesional: string;
-  @ApiProperty({ description: 'INDEC code of the jurisdiction (from the CUIR)', example: '02' })
+  /** The prescriber's licence */
+  matricula_profesional: string;
+  /**
+   * INDEC code of the jurisdiction (from the CUIR)
+   * @example '02'
+   */
   jurisdiccion: string;
-  @ApiProperty({
-    type: [VerificacionItemDto],
-    maxItems: 10,
-    description:
-      'Each item with its content (generic name, strength, form, presentation, dosage, whether it may be substituted)',
-  })
+  /**
+   * Each item with its content (generic name, strength, form, presentation, dosage, whether it may be substituted)
+   */
+  @ArrayMaxSize(10)
   items: VerificacionItemDto[];
-  @ApiPropertyOptional({
-    type: CoberturaDto,
-    description:
-      "The patient's coverage, when registered: the pharmacy bills it. The patient, the diagnosis and the document are never shown here.",
-  })
+  /**
+   * The patient's coverage, when registered: the pharmacy bills it. The patient, the diagnosis and the document are never shown here.
+   */
   cobertura?: CoberturaDto;
+  /** null, or the live reservation: when it lapses and whether it is yours */
   // Inline rather than a $ref: OpenAPI 3.0's `nullable` does not reach through a reference.
   @ApiProperty({
     type: 'object',
@@ -88,54 +90,53 @@ export class VerificacionRecetaDto {
     },
     required: ['vence_at', 'propia'],
     selfRequired: true,
-    description: 'null, or the live reservation: when it lapses and whether it is yours',
     example: null,
   })
   reserva: ReservaVerificacionDto | null;
-  @ApiProperty({
-    description:
-      "SHA-256 (hex) of the canonical registered content (contract §3): JSON with sorted keys of every registered member and the validity window, where the patient's document, the patient, the coverage and the diagnosis enter only as a salted SHA-256 the service keeps (so the hash reveals none of them). Prescriptions registered before the content members keep their earlier hash (without the window).",
-    example: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f',
-    pattern: '^[0-9a-f]{64}$',
-  })
+  /**
+   * SHA-256 (hex) of the canonical registered content (contract §3): JSON with sorted keys of every registered member and the validity window, where the patient's document, the patient, the coverage and the diagnosis enter only as a salted SHA-256 the service keeps (so the hash reveals none of them). Prescriptions registered before the content members keep their earlier hash (without the window).
+   * @example '9f2c4e1a7b3d5f60812a4c6e8b0d2f4618a3c5e7092b4d6f81a3c5e7092b4d6f'
+   */
+  @Matches(/^[0-9a-f]{64}$/)
   content_sha256: string;
 }
 
 /** Verifications of the caller's prescriptions in a date range. */
 export class ListarVerificacionesQuery extends DateRangePageQuery {
-  @ApiPropertyOptional({
-    description: 'Only verifications of this CUIR',
-    pattern: CUIR_DIGITS_PATTERN,
-    minLength: 41,
-    maxLength: 41,
-    example: '00010001020102000000000000000000001234501',
-  })
+  /**
+   * Only verifications of this CUIR
+   * @example '00010001020102000000000000000000001234501'
+   */
   @IsOptional()
-  @Matches(/^\d{41}$/, { message: 'must be 41 digits' })
+  @Matches(/^[0-9]{41}$/, { message: 'must be 41 digits' })
   cuir?: string;
 }
 
 export class VerificacionAuditDto {
-  @ApiProperty() cuir: string;
-  @ApiProperty({ nullable: true, type: String }) id_transaccion: string | null;
-  @ApiProperty({ description: 'The API client that verified' }) verificado_por: string;
-  @ApiProperty() verificado_por_id: string;
-  @ApiProperty({ format: 'date-time' }) at: string;
+  cuir: string;
+  id_transaccion: string | null;
+  /** The API client that verified */
+  verificado_por: string;
+  verificado_por_id: string;
+  @IsISO8601() at: string;
 }
 
 export class ListadoVerificacionesDto {
-  @ApiProperty({
-    type: 'integer',
-    format: 'int64',
-    minimum: 0,
-    maximum: Number.MAX_SAFE_INTEGER,
-    description: 'All matches of the filters, not just this page',
-    example: 1,
-  })
+  /**
+   * All matches of the filters, not just this page
+   * @example 1
+   */
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER })
   total: number;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000, example: 1 })
+  /** @example 1 */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   page: number;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200, example: 50 })
+  /** @example 50 */
+  @IsInt()
+  @Min(1)
+  @Max(200)
   per_page: number;
-  @ApiProperty({ type: [VerificacionAuditDto], maxItems: 200 }) items: VerificacionAuditDto[];
+  @ArrayMaxSize(200) items: VerificacionAuditDto[];
 }

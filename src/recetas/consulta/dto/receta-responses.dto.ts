@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsISO8601, IsIn, IsInt, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { ESTADOS } from '../../receta-state.js';
 import {
   ANULACION_PROPERTY,
@@ -12,84 +13,84 @@ import type { AnulacionDto, EstadoReceta } from '../../vida/dto/receta-vida.dto.
 import { CoberturaDto, DiagnosticoDto, PacienteDto } from '../../contenido/dto/contenido.dto.js';
 
 export class RecetaResumenDto {
-  @ApiProperty({ example: '1042' }) id_transaccion: string;
-  @ApiProperty({ nullable: true, type: String }) id_de_receta: string | null;
-  @ApiProperty() cuir: string;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
-  @ApiProperty() matricula_profesional: string;
-  @ApiProperty() documento_paciente: string;
-  @ApiProperty({ enum: ESTADOS }) estado: string;
+  /** @example '1042' */
+  id_transaccion: string;
+  id_de_receta: string | null;
+  cuir: string;
+  @IsISO8601() fecha_creacion: string;
+  matricula_profesional: string;
+  documento_paciente: string;
+  @IsIn(ESTADOS) estado: string;
 }
 
 export class ListadoRecetasDto {
-  @ApiProperty({
-    description:
-      'All matches of the filters (not just this page), counted exactly up to 10,000; beyond that it is 10,000 and `total_exact` is false (narrow the range or filter for an exact figure)',
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 10_000,
-    example: 1,
-  })
+  /**
+   * All matches of the filters (not just this page), counted exactly up to 10,000; beyond that it is 10,000 and `total_exact` is false (narrow the range or filter for an exact figure)
+   * @example 1
+   */
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
   total: number;
-  @ApiProperty({
-    description: 'Whether `total` is the exact number of matches (false past 10,000)',
-  })
+  /** Whether `total` is the exact number of matches (false past 10,000) */
   total_exact: boolean;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000, example: 1 })
+  /** @example 1 */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   page: number;
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: 200, example: 50 })
+  /** @example 50 */
+  @IsInt()
+  @Min(1)
+  @Max(200)
   per_page: number;
-  @ApiProperty({ type: [RecetaResumenDto], maxItems: 200 }) items: RecetaResumenDto[];
-  @ApiProperty({
-    description:
-      'Snapshot watermark: pass it as `as_of` to fetch further pages of this same listing',
-    example: '1042',
-  })
+  @ArrayMaxSize(200) items: RecetaResumenDto[];
+  /**
+   * Snapshot watermark: pass it as `as_of` to fetch further pages of this same listing
+   * @example '1042'
+   */
   as_of: string;
 }
 
 export class RecetaDetalleDto {
-  @ApiProperty() id_transaccion: string;
-  @ApiProperty() cuir: string;
-  @ApiProperty() documento_paciente: string;
-  @ApiProperty() matricula_profesional: string;
-  @ApiProperty({ nullable: true, type: String }) refeps_id: string | null;
-  @ApiProperty() locacion: string;
-  @ApiProperty({ nullable: true, type: String }) id_de_receta: string | null;
-  @ApiProperty({ nullable: true, type: String }) nombre_medicamento: string | null;
-  @ApiProperty({ format: 'date-time' }) fecha_creacion: string;
-  @ApiProperty({
-    type: [RecetaItemDetalleDto],
-    maxItems: 10,
-    description: 'The registered items, each with the units dispensed',
-  })
+  id_transaccion: string;
+  cuir: string;
+  documento_paciente: string;
+  matricula_profesional: string;
+  refeps_id: string | null;
+  locacion: string;
+  id_de_receta: string | null;
+  nombre_medicamento: string | null;
+  @IsISO8601() fecha_creacion: string;
+  /** The registered items, each with the units dispensed */
+  @ArrayMaxSize(10)
   items: RecetaItemDetalleDto[];
-  @ApiPropertyOptional({ type: PacienteDto, description: 'The patient, when registered' })
+  /** The patient, when registered */
   paciente?: PacienteDto;
-  @ApiPropertyOptional({ type: CoberturaDto, description: 'The coverage, when registered' })
+  /** The coverage, when registered */
   cobertura?: CoberturaDto;
-  @ApiPropertyOptional({ type: DiagnosticoDto, description: 'The diagnosis, when registered' })
+  /** The diagnosis, when registered */
   diagnostico?: DiagnosticoDto;
-  @ApiProperty({
-    enum: ESTADOS,
-    description:
-      "The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)",
-  })
+  /**
+   * The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)
+   */
+  @IsIn(ESTADOS)
   estado: string;
-  @ApiProperty() mensaje: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'Present once COMPLETED' })
+  mensaje: string;
+  @IsISO8601() created_at: string;
+  @IsISO8601() updated_at: string;
+  /** Present once COMPLETED */
+  @IsISO8601()
   completed_at?: string;
-  @ApiPropertyOptional({ description: 'Present once FAILED' }) failure_reason?: string;
+  /** Present once FAILED */
+  failure_reason?: string;
   @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
   @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
   @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
   @ApiProperty(ANULACION_PROPERTY) anulacion: AnulacionDto | null;
+  /** Its dispensations, oldest first, reversed ones included */
   @ApiProperty({
     type: [DispensaDeRecetaDto],
-    description: 'Its dispensations, oldest first, reversed ones included',
     example: [
       {
         id_dispensa: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
@@ -112,55 +113,39 @@ export class RecetaDetalleDto {
 }
 
 export class HistorialEntryDto {
-  @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({
-    description:
-      'REGISTRADA, INTENTO, ESTADO, NOTIFICACION_NO_REQUERIDA, WEBHOOK; the cancellation: ANULADA, ANULACION_INTENTO (each attempt at telling the ministry), ANULACION_INFORMADA, ANULACION_FALLIDA, ANULACION_NO_INFORMADA (nothing to tell: the pointer was never accepted)',
-  })
+  @IsISO8601() at: string;
+  /**
+   * REGISTRADA, INTENTO, ESTADO, NOTIFICACION_NO_REQUERIDA, WEBHOOK; the cancellation: ANULADA, ANULACION_INTENTO (each attempt at telling the ministry), ANULACION_INFORMADA, ANULACION_FALLIDA, ANULACION_NO_INFORMADA (nothing to tell: the pointer was never accepted)
+   */
   evento: string;
-  @ApiProperty({ enum: ESTADOS }) estado: string;
-  @ApiProperty({
-    nullable: true,
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: 100,
-    description:
-      'The delivery attempt (at most MINISTRY_MAX_ATTEMPTS, itself at most 100), or the webhook delivery attempt (at most WEBHOOK_MAX_ATTEMPTS, at most 50); null for a registration or a state change without one',
-  })
+  @IsIn(ESTADOS) estado: string;
+  /**
+   * The delivery attempt (at most MINISTRY_MAX_ATTEMPTS, itself at most 100), or the webhook delivery attempt (at most WEBHOOK_MAX_ATTEMPTS, at most 50); null for a registration or a state change without one
+   */
+  @IsInt()
+  @Min(1)
+  @Max(100)
   intento: number | null;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    description: 'ok, error, rejected, completed, failed…',
-  })
+  /** ok, error, rejected, completed, failed… */
   resultado: string | null;
-  @ApiProperty({ nullable: true, type: String }) detalle: string | null;
+  detalle: string | null;
 }
 
 export class TransaccionDto {
-  @ApiProperty() id_transaccion: string;
-  @ApiProperty() cuir: string;
-  @ApiProperty({ enum: ESTADOS }) estado: string;
-  @ApiProperty({
-    description:
-      'Delivery attempts made so far (at most MINISTRY_MAX_ATTEMPTS, itself at most 100)',
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 100,
-    example: 1,
-  })
+  id_transaccion: string;
+  cuir: string;
+  @IsIn(ESTADOS) estado: string;
+  /**
+   * Delivery attempts made so far (at most MINISTRY_MAX_ATTEMPTS, itself at most 100)
+   * @example 1
+   */
+  @IsInt()
+  @Min(0)
+  @Max(100)
   intentos: number;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) ultimo_intento_at:
-    string | null;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) proximo_intento_at:
-    string | null;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    description: "The ministry's receipt id once COMPLETED",
-  })
+  @IsISO8601() ultimo_intento_at: string | null;
+  @IsISO8601() proximo_intento_at: string | null;
+  /** The ministry's receipt id once COMPLETED */
   ministerio_ref: string | null;
-  @ApiProperty({ type: [HistorialEntryDto] }) historial: HistorialEntryDto[];
+  historial: HistorialEntryDto[];
 }

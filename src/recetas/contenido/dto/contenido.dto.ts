@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { describeValidator } from '../../../common/validation/validator-schemas.js';
 import {
   IsDefined,
   IsIn,
@@ -11,12 +11,9 @@ import {
 import { argentinaDate, isCalendarDate } from '../../vida/vigencia.js';
 import {
   AFILIADO,
-  AFILIADO_PATTERN,
   CALENDAR_DATE_PATTERN,
   CIE10,
-  CIE10_PATTERN,
   RNOS,
-  RNOS_PATTERN,
   SEXOS,
   type Sexo,
 } from '../contenido-patterns.js';
@@ -51,6 +48,12 @@ export function nacimientoProblem(value: unknown, now = new Date()): string | nu
   return null;
 }
 
+describeValidator('isNacimiento', {
+  format: 'date',
+  pattern: CALENDAR_DATE_PATTERN,
+  minLength: 10,
+  maxLength: 10,
+});
 const IsNacimiento = () =>
   ValidateBy({
     name: 'isNacimiento',
@@ -61,113 +64,86 @@ const IsNacimiento = () =>
   });
 
 export class PacienteDto {
-  @ApiProperty({
-    description: "The patient's given names",
-    minLength: 1,
-    maxLength: 100,
-    example: 'Ana María',
-  })
+  /**
+   * The patient's given names
+   * @example 'Ana María'
+   */
   @IsDefined(required)
   @Text(100)
   nombre: string;
 
-  @ApiProperty({
-    description: "The patient's surnames",
-    minLength: 1,
-    maxLength: 100,
-    example: 'Fernández',
-  })
+  /**
+   * The patient's surnames
+   * @example 'Fernández'
+   */
   @IsDefined(required)
   @Text(100)
   apellido: string;
 
-  @ApiProperty({
-    description: 'As the national registry writes it (Ley 26.743): F, M or X',
-    enum: SEXOS,
-    example: 'F',
-  })
+  /**
+   * As the national registry writes it (Ley 26.743): F, M or X
+   * @example 'F'
+   */
   @IsDefined(required)
   @IsIn(SEXOS, { message: 'must be F, M or X' })
   sexo: Sexo;
 
-  @ApiProperty({
-    description: 'Birth date, YYYY-MM-DD: from 1900-01-01, not in the future (Argentina time)',
-    format: 'date',
-    pattern: CALENDAR_DATE_PATTERN,
-    minLength: 10,
-    maxLength: 10,
-    example: '1985-03-14',
-  })
+  /**
+   * Birth date, YYYY-MM-DD: from 1900-01-01, not in the future (Argentina time)
+   * @example '1985-03-14'
+   */
   @IsDefined(required)
   @IsNacimiento()
   fecha_nacimiento: string;
 }
 
 export class CoberturaDto {
-  @ApiProperty({
-    description: "The insurer's name (obra social, prepaga or PAMI)",
-    minLength: 1,
-    maxLength: 100,
-    example: 'PAMI',
-  })
+  /**
+   * The insurer's name (obra social, prepaga or PAMI)
+   * @example 'PAMI'
+   */
   @IsDefined(required)
   @Text(100)
   financiador: string;
 
-  @ApiProperty({
-    description: "The patient's member number: 1–30 letters, digits, `-` or `/`",
-    pattern: AFILIADO_PATTERN,
-    minLength: 1,
-    maxLength: 30,
-    example: '15-12345678-9/00',
-  })
+  /**
+   * The patient's member number: 1–30 letters, digits, `-` or `/`
+   * @example '15-12345678-9/00'
+   */
   @IsDefined(required)
   @IsString({ message: 'must be a string' })
   @Matches(AFILIADO, { message: 'must be 1 to 30 letters, digits, - or /' })
   numero_afiliado: string;
 
-  @ApiPropertyOptional({
-    description: "The insurer's code in the national registry (RNOS), 6 digits",
-    pattern: RNOS_PATTERN,
-    minLength: 6,
-    maxLength: 6,
-    example: '500807',
-  })
+  /**
+   * The insurer's code in the national registry (RNOS), 6 digits
+   * @example '500807'
+   */
   @IsOptional()
   @IsString({ message: 'must be a string' })
   @Matches(RNOS, { message: 'must be 6 digits (an RNOS code)' })
   codigo_rnos?: string;
 
-  @ApiPropertyOptional({
-    description: "The member's plan",
-    minLength: 1,
-    maxLength: 50,
-    example: 'Plan 210',
-  })
+  /**
+   * The member's plan
+   * @example 'Plan 210'
+   */
   @IsOptional()
   @Text(50)
   plan?: string;
 }
 
 export class DiagnosticoDto {
-  @ApiProperty({
-    description:
-      'ICD-10 code (CIE-10): a letter other than U, two digits, optionally a dot and 1–4 digits or capitals',
-    pattern: CIE10_PATTERN,
-    minLength: 3,
-    maxLength: 8,
-    example: 'J02.9',
-  })
+  /**
+   * ICD-10 code (CIE-10): a letter other than U, two digits, optionally a dot and 1–4 digits or capitals
+   * @example 'J02.9'
+   */
   @IsDefined(required)
   @IsString({ message: 'must be a string' })
   @Matches(CIE10, { message: 'must be an ICD-10 code (e.g. J02.9)' })
   codigo: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: 200,
-    example: 'Faringitis aguda, no especificada',
-  })
+  /** @example 'Faringitis aguda, no especificada' */
   @IsOptional()
   @Text(200)
   descripcion?: string;

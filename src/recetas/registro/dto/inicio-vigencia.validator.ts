@@ -1,6 +1,15 @@
 import { registerDecorator, ValidationArguments } from 'class-validator';
 import { parseIsoWithOffset } from '../../../common/validation/validators.js';
+import { describeValidator } from '../../../common/validation/validator-schemas.js';
+import { CALENDAR_DATE_PATTERN } from '../../contenido/contenido-patterns.js';
 import { inicioVigenciaProblem, isCalendarDate } from '../../vida/vigencia.js';
+
+describeValidator('isInicioVigencia', {
+  format: 'date',
+  pattern: CALENDAR_DATE_PATTERN,
+  minLength: 10,
+  maxLength: 10,
+});
 
 /**
  * `fecha_inicio_vigencia` (contract §3, §7): a calendar date from the date of the same body's

@@ -1,12 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  DATE_TIME_MAX_LENGTH,
-  DATE_TIME_WITH_OFFSET_PATTERN,
-  DNI,
-  DNI_INPUT_PATTERN,
-  MATRICULA,
-  MATRICULA_PATTERN,
-} from '../../../common/validation/patterns.js';
+import { DNI, DNI_INPUT_PATTERN, MATRICULA } from '../../../common/validation/patterns.js';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -25,11 +18,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsIsoDateTimeWithOffset, NormalizeDni } from '../../../common/validation/validators.js';
-import { CUIR_PATTERN, IsCuir } from '../../../cuir/cuir.public.js';
-import {
-  CODIGO_MEDICAMENTO,
-  CODIGO_MEDICAMENTO_PATTERN,
-} from '../../contenido/contenido-patterns.js';
+import { IsCuir } from '../../../cuir/cuir.public.js';
+import { CODIGO_MEDICAMENTO } from '../../contenido/contenido-patterns.js';
 import { CoberturaDto, DiagnosticoDto, PacienteDto } from '../../contenido/dto/contenido.dto.js';
 import { IsInicioVigencia } from './inicio-vigencia.validator.js';
 
@@ -47,157 +37,133 @@ const apply =
 export const MAX_FUTURE_MS = 5 * 60_000;
 
 export class RecetaItemDto {
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Ibuprofeno 400 mg comprimidos' })
+  /** @example 'Ibuprofeno 400 mg comprimidos' */
   @IsDefined(required)
   @apply(text(200))
   nombre: string;
 
-  @ApiProperty({ minimum: 1, maximum: 999, example: 2, type: 'integer', format: 'int32' })
+  /** @example 2 */
   @IsDefined(required)
   @IsInt({ message: 'must be an integer from 1 to 999' })
   @Min(1, { message: 'must be an integer from 1 to 999' })
   @Max(999, { message: 'must be an integer from 1 to 999' })
   cantidad: number;
 
-  @ApiPropertyOptional({
-    description:
-      'Catalogue code (GET /v1/medicamentos/buscar): it must be in the catalogue, else 422 MEDICAMENTO_DESCONOCIDO (accepted as is while the catalogue mirror has never synced)',
-    minLength: 1,
-    maxLength: 32,
-    pattern: CODIGO_MEDICAMENTO_PATTERN,
-    example: '1336421',
-  })
+  /**
+   * Catalogue code (GET /v1/medicamentos/buscar): it must be in the catalogue, else 422 MEDICAMENTO_DESCONOCIDO (accepted as is while the catalogue mirror has never synced)
+   * @example '1336421'
+   */
   @IsOptional()
   @IsString({ message: 'must be a string' })
   @Matches(CODIGO_MEDICAMENTO, { message: 'must be 1 to 32 letters, digits or dashes' })
   codigo?: string;
 
-  @ApiPropertyOptional({
-    description: 'The generic name (international non-proprietary name, Ley 25.649)',
-    minLength: 1,
-    maxLength: 200,
-    example: 'ibuprofeno',
-  })
+  /**
+   * The generic name (international non-proprietary name, Ley 25.649)
+   * @example 'ibuprofeno'
+   */
   @IsOptional()
   @apply(text(200))
   dci?: string;
 
-  @ApiPropertyOptional({ description: 'Strength', minLength: 1, maxLength: 50, example: '400 mg' })
+  /**
+   * Strength
+   * @example '400 mg'
+   */
   @IsOptional()
   @apply(text(50))
   concentracion?: string;
 
-  @ApiPropertyOptional({
-    description: 'Pharmaceutical form',
-    minLength: 1,
-    maxLength: 50,
-    example: 'comprimido recubierto',
-  })
+  /**
+   * Pharmaceutical form
+   * @example 'comprimido recubierto'
+   */
   @IsOptional()
   @apply(text(50))
   forma_farmaceutica?: string;
 
-  @ApiPropertyOptional({
-    description: 'Presentation (pack)',
-    minLength: 1,
-    maxLength: 100,
-    example: 'envase x 20 comprimidos',
-  })
+  /**
+   * Presentation (pack)
+   * @example 'envase x 20 comprimidos'
+   */
   @IsOptional()
   @apply(text(100))
   presentacion?: string;
 
-  @ApiPropertyOptional({
-    description: 'Dosage instructions',
-    minLength: 1,
-    maxLength: 300,
-    example: '1 comprimido cada 8 horas durante 5 días',
-  })
+  /**
+   * Dosage instructions
+   * @example '1 comprimido cada 8 horas durante 5 días'
+   */
   @IsOptional()
   @apply(text(300))
   posologia?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'Whether the dispenser may give another brand or a generic (default true); false: the prescriber forbids substitution (a dispensation with `sustituido: true` is 422 SUSTITUCION_NO_PERMITIDA)',
-    default: true,
-    example: true,
-  })
+  /**
+   * Whether the dispenser may give another brand or a generic (default true); false: the prescriber forbids substitution (a dispensation with `sustituido: true` is 422 SUSTITUCION_NO_PERMITIDA)
+   * @example true
+   */
+  @ApiPropertyOptional({ default: true })
   @IsOptional()
   @IsBoolean({ message: 'must be a boolean' })
   sustituible?: boolean;
 }
 
 export class RegistrarRecetaDto {
-  @ApiProperty({
-    description: 'Patient DNI, 7–8 digits; dots allowed on input (30.111.222), stored without',
-    example: '30111222',
-    pattern: DNI_INPUT_PATTERN,
-    minLength: 7,
-    maxLength: 10,
-  })
+  /**
+   * Patient DNI, 7–8 digits; dots allowed on input (30.111.222), stored without
+   * @example '30111222'
+   */
+  // What the client may send: NormalizeDni strips the dots before the pattern below is checked.
+  @ApiProperty({ pattern: DNI_INPUT_PATTERN, minLength: 7, maxLength: 10 })
   @IsDefined(required)
   @NormalizeDni()
   @Matches(DNI, { message: 'must be a DNI of 7 or 8 digits (dots allowed: 30.111.222)' })
   documento_paciente: string;
 
-  @ApiProperty({
-    description:
-      'Licence number, 1–20 letters or digits; checked against REFEPS in the CUIR jurisdiction',
-    example: '123456',
-    pattern: MATRICULA_PATTERN,
-    minLength: 1,
-    maxLength: 20,
-  })
+  /**
+   * Licence number, 1–20 letters or digits; checked against REFEPS in the CUIR jurisdiction
+   * @example '123456'
+   */
   @IsDefined(required)
   @Matches(MATRICULA, { message: 'must be 1 to 20 letters or digits' })
   matricula_profesional: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 40, example: '8123456' })
+  /** @example '8123456' */
   @IsOptional()
   @apply(text(40))
   refeps_id?: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Hospital de Clínicas, consultorio 12' })
+  /** @example 'Hospital de Clínicas, consultorio 12' */
   @IsDefined(required)
   @apply(text(200))
   locacion: string;
 
-  @ApiProperty({
-    description:
-      'A structurally valid 41-digit CUIR (known jurisdiction, type, and subtype for that type). Type 01 with subtype 03 (bajo receta archivada) or 04 (legalmente restringido) is a restricted prescription: see paciente',
-    example: '00010001020102000000000000000000001234501',
-    pattern: CUIR_PATTERN,
-    minLength: 41,
-    maxLength: 41,
-  })
+  /**
+   * A structurally valid 41-digit CUIR (known jurisdiction, type, and subtype for that type). Type 01 with subtype 03 (bajo receta archivada) or 04 (legalmente restringido) is a restricted prescription: see paciente
+   * @example '00010001020102000000000000000000001234501'
+   */
   @IsDefined(required)
   @IsCuir()
   cuir: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 64, example: 'RX-2026-000123' })
+  /** @example 'RX-2026-000123' */
   @IsOptional()
   @apply(text(64))
   id_de_receta?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'Ibuprofeno' })
+  /** @example 'Ibuprofeno' */
   @IsOptional()
   @apply(text(200))
   nombre_medicamento?: string;
 
-  @ApiProperty({
-    description:
-      'ISO 8601 date-time with offset, written from year 1900 on (earlier dates, which PostgreSQL may not even store, are refused with 400); at most 5 minutes in the future',
-    example: '2026-11-22T10:30:00-03:00',
-    format: 'date-time',
-    pattern: DATE_TIME_WITH_OFFSET_PATTERN,
-    maxLength: DATE_TIME_MAX_LENGTH,
-  })
+  /**
+   * ISO 8601 date-time with offset, written from year 1900 on (earlier dates, which PostgreSQL may not even store, are refused with 400); at most 5 minutes in the future
+   * @example '2026-11-22T10:30:00-03:00'
+   */
   @IsDefined(required)
   @IsIsoDateTimeWithOffset({ maxFutureMs: MAX_FUTURE_MS })
   fecha_creacion: string;
 
-  @ApiProperty({ type: [RecetaItemDto], minItems: 1, maxItems: 10 })
   @IsDefined(required)
   @IsArray({ message: 'must be an array of 1 to 10 items' })
   @ArrayMinSize(1, { message: 'must be an array of 1 to 10 items' })
@@ -208,45 +174,33 @@ export class RegistrarRecetaDto {
   @Type(() => RecetaItemDto)
   items: RecetaItemDto[];
 
-  @ApiPropertyOptional({
-    description:
-      'First day of the validity window: a calendar date from the date of fecha_creacion in Argentina time (UTC−03:00) to 365 days after it; default that date. The window lasts VIGENCIA_DIAS_MEDICAMENTOS days (CUIR type 01, default 30) or VIGENCIA_DIAS_OTRAS (types 02 and 03, default 60), this day included. A chronic treatment is several prescriptions with staggered start dates.',
-    format: 'date',
-    pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
-    minLength: 10,
-    maxLength: 10,
-    example: '2026-11-22',
-  })
+  /**
+   * First day of the validity window: a calendar date from the date of fecha_creacion in Argentina time (UTC−03:00) to 365 days after it; default that date. The window lasts VIGENCIA_DIAS_MEDICAMENTOS days (CUIR type 01, default 30) or VIGENCIA_DIAS_OTRAS (types 02 and 03, default 60), this day included. A chronic treatment is several prescriptions with staggered start dates.
+   * @example '2026-11-22'
+   */
   @IsOptional()
   @IsInicioVigencia()
   fecha_inicio_vigencia?: string;
 
-  @ApiPropertyOptional({
-    type: PacienteDto,
-    description:
-      'The patient: all four members required when the object is sent. Required on a restricted prescription (CUIR type 01, subtype 03 or 04), whose every item also needs dci, concentracion, forma_farmaceutica and posologia: else 400 VALIDATION_FAILED naming each missing member',
-  })
+  /**
+   * The patient: all four members required when the object is sent. Required on a restricted prescription (CUIR type 01, subtype 03 or 04), whose every item also needs dci, concentracion, forma_farmaceutica and posologia: else 400 VALIDATION_FAILED naming each missing member
+   */
   @IsOptional()
   @IsObject({ message: 'must be an object with nombre, apellido, sexo and fecha_nacimiento' })
   @ValidateNested()
   @Type(() => PacienteDto)
   paciente?: PacienteDto;
 
-  @ApiPropertyOptional({
-    type: CoberturaDto,
-    description: "The patient's health coverage, which the pharmacy bills",
-  })
+  /** The patient's health coverage, which the pharmacy bills */
   @IsOptional()
   @IsObject({ message: 'must be an object with financiador and numero_afiliado' })
   @ValidateNested()
   @Type(() => CoberturaDto)
   cobertura?: CoberturaDto;
 
-  @ApiPropertyOptional({
-    type: DiagnosticoDto,
-    description:
-      'The diagnosis (never shown to dispensers: not in the verification by CUIR; the printed document shows its code only)',
-  })
+  /**
+   * The diagnosis (never shown to dispensers: not in the verification by CUIR; the printed document shows its code only)
+   */
   @IsOptional()
   @IsObject({ message: 'must be an object with codigo' })
   @ValidateNested()

@@ -1,13 +1,18 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ArrayMaxSize, IsInt, IsISO8601, IsUUID, Max, Min } from 'class-validator';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { RecetaItemDto } from '../../registro/dto/registrar-receta.dto.js';
 import { ESTADOS_RECETA } from '../estado-receta.js';
 import type { EstadoReceta } from '../estado-receta.js';
 
 /** The pharmacy that dispensed (shared by the dispensation's answers). */
 export class FarmaciaDto {
-  @ApiProperty({ description: 'CUIT, 11 digits with a valid check digit', example: '30712345671' })
+  /**
+   * CUIT, 11 digits with a valid check digit
+   * @example '30712345671'
+   */
   cuit: string;
-  @ApiProperty({ example: 'Farmacia Central' }) nombre: string;
+  /** @example 'Farmacia Central' */
+  nombre: string;
 }
 
 export interface AnulacionDto {
@@ -33,37 +38,38 @@ export const ANULACION_PROPERTY: ApiPropertyOptions = {
 };
 
 export class DispensaDeRecetaItemDto {
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: 10,
-    description: 'Position in the prescription, from 1',
-  })
+  /** Position in the prescription, from 1 */
+  @IsInt()
+  @Min(1)
+  @Max(10)
   item: number;
-  @ApiProperty({ example: 'Ibuprofeno 400 mg comprimidos' }) nombre: string;
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 1,
-    maximum: 999,
-    description: 'Units dispensed (at most the prescribed)',
-  })
+  /** @example 'Ibuprofeno 400 mg comprimidos' */
+  nombre: string;
+  /** Units dispensed (at most the prescribed) */
+  @IsInt()
+  @Min(1)
+  @Max(999)
   cantidad_dispensada: number;
-  @ApiPropertyOptional({ description: 'Catalogue code dispensed', example: '1336421' })
+  /**
+   * Catalogue code dispensed
+   * @example '1336421'
+   */
   codigo?: string;
-  @ApiProperty({ description: 'Another brand or a generic was given' }) sustituido: boolean;
+  /** Another brand or a generic was given */
+  sustituido: boolean;
 }
 
 /** A dispensation in the owner's detail, under the names its own answer uses (SPEC 11.11). */
 export class DispensaDeRecetaDto {
-  @ApiProperty({ format: 'uuid', example: '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' })
+  /** @example '3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b' */
+  @IsUUID('all')
   id_dispensa: string;
-  @ApiProperty({ format: 'date-time', description: 'When it was dispensed' })
+  /** When it was dispensed */
+  @IsISO8601()
   fecha_dispensa: string;
-  @ApiProperty({ type: FarmaciaDto }) farmacia: FarmaciaDto;
-  @ApiProperty({ type: [DispensaDeRecetaItemDto], maxItems: 10 }) items: DispensaDeRecetaItemDto[];
-  @ApiProperty({ description: 'Reversed by the dispenser: its items are dispensable again' })
+  farmacia: FarmaciaDto;
+  @ArrayMaxSize(10) items: DispensaDeRecetaItemDto[];
+  /** Reversed by the dispenser: its items are dispensable again */
   revertida: boolean;
 }
 
@@ -78,13 +84,10 @@ export const SUSTITUIBLE_PROPERTY = {
 
 export class RecetaItemDetalleDto extends RecetaItemDto {
   @ApiProperty(SUSTITUIBLE_PROPERTY) declare sustituible: boolean;
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 999,
-    description: 'Units dispensed by dispensations not reversed (0: not dispensed)',
-  })
+  /** Units dispensed by dispensations not reversed (0: not dispensed) */
+  @IsInt()
+  @Min(0)
+  @Max(999)
   dispensado: number;
 }
 
