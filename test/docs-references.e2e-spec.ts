@@ -14,7 +14,8 @@ import {
  * ops/runbook.md and BENCHMARKS.md cite in backticks — a file path, an `npm run` script, a
  * setting or another UPPER_SNAKE name, a TypeScript identifier (camelCase or PascalCase of two
  * words or more, a call, `Class.member`) — exists in the tree.
- * CHANGELOG.md is exempt: it records names as they were. The source files a Mermaid diagram's
+ * CHANGELOG.md is exempt: it records names as they were; so is docs/openapi-diff.md, which
+ * scripts/openapi-diff.mjs writes (the document's JSON pointers, not code). The source files a Mermaid diagram's
  * steps name are checked too. Needs no database or service.
  */
 const ROOT = resolve('.');
