@@ -980,6 +980,35 @@ export default async () => {
           },
         ],
         [
+          import('./recetas/vida/dto/receta-vista.dto.js'),
+          {
+            RecetaVistaDto: {
+              cuir: {
+                required: true,
+                type: () => String,
+                example: '00010001020102000000000000000000001234501',
+              },
+              estado_receta: {
+                required: true,
+                enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
+              },
+              fecha_creacion: {
+                required: true,
+                type: () => String,
+                example: '2026-11-22T13:30:00.000Z',
+              },
+              vigencia_desde: { required: true, type: () => String },
+              vigencia_hasta: { required: true, type: () => String },
+              matricula_profesional: {
+                required: true,
+                type: () => String,
+                description: "The prescriber's licence",
+                example: '123456',
+              },
+            },
+          },
+        ],
+        [
           import('./verificacion/dto/verificacion.dto.js'),
           {
             VerificacionItemDto: {
@@ -1010,24 +1039,11 @@ export default async () => {
               propia: { required: true, type: () => Boolean },
             },
             VerificacionRecetaDto: {
-              cuir: { required: true, type: () => String },
               estado: {
                 required: true,
                 type: () => String,
                 description:
                   "The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)",
-              },
-              estado_receta: {
-                required: true,
-                enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
-              },
-              fecha_creacion: { required: true, type: () => String },
-              vigencia_desde: { required: true, type: () => String },
-              vigencia_hasta: { required: true, type: () => String },
-              matricula_profesional: {
-                required: true,
-                type: () => String,
-                description: "The prescriber's licence",
               },
               jurisdiccion: {
                 required: true,
@@ -1399,20 +1415,6 @@ export default async () => {
               },
             },
             RecetaPacienteDto: {
-              cuir: {
-                required: true,
-                type: () => String,
-                example: '00010001020102000000000000000000001234501',
-              },
-              estado_receta: { required: true, type: () => String, example: 'VIGENTE' },
-              fecha_creacion: {
-                required: true,
-                type: () => String,
-                example: '2026-11-22T13:30:00.000Z',
-              },
-              vigencia_desde: { required: true, type: () => String, example: '2026-11-22' },
-              vigencia_hasta: { required: true, type: () => String, example: '2026-12-21' },
-              matricula_profesional: { required: true, type: () => String, example: '123456' },
               items: {
                 required: true,
                 type: () => [t['./paciente/dto/receta-paciente.dto.js'].RecetaPacienteItemDto],
@@ -1485,24 +1487,6 @@ export default async () => {
               },
             },
             VerificacionPublicaDto: {
-              cuir: {
-                required: true,
-                type: () => String,
-                example: '00010001020102000000000000000000001234501',
-              },
-              estado_receta: {
-                required: true,
-                example: 'VIGENTE',
-                enum: ['VIGENTE', 'DISPENSADA_PARCIAL', 'DISPENSADA', 'VENCIDA', 'ANULADA'],
-              },
-              fecha_creacion: {
-                required: true,
-                type: () => String,
-                example: '2026-11-22T13:30:00Z',
-              },
-              vigencia_desde: { required: true, type: () => String, example: '2026-11-22' },
-              vigencia_hasta: { required: true, type: () => String, example: '2026-12-21' },
-              matricula_profesional: { required: true, type: () => String, example: '123456' },
               jurisdiccion: {
                 required: true,
                 type: () => String,

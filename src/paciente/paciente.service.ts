@@ -6,6 +6,7 @@ import type { AuthenticatedClient } from '../common/http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { publicBaseUrl } from '../config/core-config.js';
+import { vistaDe } from '../recetas/recetas.public.js';
 import {
   contenidoVisible,
   itemContenido,
@@ -37,12 +38,7 @@ export class PacienteService {
     const vida = await this.recetas.vida(r);
     await this.log('acceso_paciente', ACTOR_PACIENTE, r, 'ok');
     return {
-      cuir: r.cuir,
-      estado_receta: vida.estado_receta,
-      fecha_creacion: r.fecha_creacion.toISOString(),
-      vigencia_desde: vida.vigencia_desde,
-      vigencia_hasta: vida.vigencia_hasta,
-      matricula_profesional: r.matricula_profesional,
+      ...vistaDe(r, vida),
       items: r.items.map((i, n) => ({
         ...itemContenido(i),
         dispensado: vida.dispensado[n] ?? 0,

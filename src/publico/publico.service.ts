@@ -5,7 +5,7 @@ import { notFound } from '../common/errors/domain-error.js';
 import { jurisdictionName } from '../common/indec-jurisdictions.js';
 import { parseCuir } from '../cuir/cuir.public.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
-import { recetaContentHash } from '../recetas/recetas.public.js';
+import { recetaContentHash, vistaDe } from '../recetas/recetas.public.js';
 import { RecetasService } from '../recetas/recetas.service.js';
 import type { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
 import { EnlacesPublicos } from './enlaces-publicos.service.js';
@@ -44,12 +44,7 @@ export class PublicoService {
       this.profesional.nombreDe(r.matricula_profesional, jurisdiccion),
     ]);
     return {
-      cuir: r.cuir,
-      estado_receta: vida.estado_receta,
-      fecha_creacion: r.fecha_creacion.toISOString(),
-      vigencia_desde: vida.vigencia_desde,
-      vigencia_hasta: vida.vigencia_hasta,
-      matricula_profesional: r.matricula_profesional,
+      ...vistaDe(r, vida),
       jurisdiccion,
       jurisdiccion_nombre: jurisdictionName(jurisdiccion) ?? '',
       profesional_nombre: nombre,

@@ -11,6 +11,8 @@ export * from './receta-state.js';
 export * from './registro/dto/registrar-receta.dto.js';
 export * from './vida/dispensacion.port.js';
 export * from './vida/dto/receta-vida.dto.js';
+export * from './vida/dto/receta-vista.dto.js';
 export * from './vida/estado-receta.js';
 export * from './vida/receta-vida.js';
 export * from './vida/vigencia.js';
+export * from './vida/vista.js';

@@ -10,7 +10,7 @@ import type {
   ListarVerificacionesQuery,
   VerificacionRecetaDto,
 } from './dto/verificacion.dto.js';
-import { recetaContentHash } from '../recetas/recetas.public.js';
+import { recetaContentHash, vistaDe } from '../recetas/recetas.public.js';
 import { contenidoVisible, itemContenido, RecetasService } from '../recetas/recetas.service.js';
 import { EnumeracionLimiter } from './enumeracion-limiter.js';
 import { VerificacionesRepository } from './verificaciones.repository.js';
@@ -84,13 +84,8 @@ export class VerificacionService {
     const heldByOther = vida.reserva !== null && vida.reserva.client_id !== verifier.id;
     const open = vida.anulacion === null && vida.en_ventana && !heldByOther;
     return {
-      cuir: r.cuir,
+      ...vistaDe(r, vida),
       estado: r.estado,
-      estado_receta: vida.estado_receta,
-      fecha_creacion: r.fecha_creacion.toISOString(),
-      vigencia_desde: vida.vigencia_desde,
-      vigencia_hasta: vida.vigencia_hasta,
-      matricula_profesional: r.matricula_profesional,
       jurisdiccion: parsed.components.jurisdiction,
       // Each item's content (what a pharmacy dispenses from), never the patient or diagnosis.
       items: r.items.map((item, i) => ({

@@ -1,13 +1,12 @@
-import { IsCalendarDate } from '../../common/validation/validators.js';
-import { ArrayMaxSize, IsISO8601, IsIn, IsInt, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsInt, Max, Min } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   CoberturaDto,
   DiagnosticoDto,
   PacienteDto,
   RecetaItemDto,
+  RecetaVistaDto,
   SUSTITUIBLE_PROPERTY,
-  ESTADOS_RECETA,
 } from '../../recetas/recetas.public.js';
 
 /** An item as registered (its content members when given), with what was dispensed of it. */
@@ -24,20 +23,7 @@ export class RecetaPacienteItemDto extends RecetaItemDto {
 }
 
 /** What the citizen sees of a prescription issued to them (contract §8; never another's). */
-export class RecetaPacienteDto {
-  /** @example '00010001020102000000000000000000001234501' */
-  cuir: string;
-  /** @example 'VIGENTE' */
-  @IsIn(ESTADOS_RECETA) estado_receta: string;
-  /** @example '2026-11-22T13:30:00.000Z' */
-  @IsISO8601()
-  fecha_creacion: string;
-  /** @example '2026-11-22' */
-  @IsCalendarDate() vigencia_desde: string;
-  /** @example '2026-12-21' */
-  @IsCalendarDate() vigencia_hasta: string;
-  /** @example '123456' */
-  matricula_profesional: string;
+export class RecetaPacienteDto extends RecetaVistaDto {
   @ArrayMaxSize(10) items: RecetaPacienteItemDto[];
   /** The patient, when registered */
   paciente?: PacienteDto;

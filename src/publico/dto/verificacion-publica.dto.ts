@@ -1,15 +1,5 @@
-import { IsCalendarDate } from '../../common/validation/validators.js';
-import {
-  ArrayMaxSize,
-  IsISO8601,
-  IsIn,
-  IsInt,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
-import { ESTADOS_RECETA, type EstadoReceta } from '../../recetas/recetas.public.js';
+import { ArrayMaxSize, IsInt, Matches, Max, MaxLength, Min } from 'class-validator';
+import { RecetaVistaDto } from '../../recetas/recetas.public.js';
 
 export class ItemPublicoDto {
   /** @example 1 */
@@ -52,23 +42,7 @@ export class ItemPublicoDto {
  * registered here, its state and window, the prescriber, the items and the content hash —
  * never the patient's document, name, coverage or diagnosis.
  */
-export class VerificacionPublicaDto {
-  /** @example '00010001020102000000000000000000001234501' */
-  cuir: string;
-  /** @example 'VIGENTE' */
-  @IsIn(ESTADOS_RECETA)
-  estado_receta: EstadoReceta;
-  /** @example '2026-11-22T13:30:00Z' */
-  @IsISO8601()
-  fecha_creacion: string;
-  /** @example '2026-11-22' */
-  @IsCalendarDate()
-  vigencia_desde: string;
-  /** @example '2026-12-21' */
-  @IsCalendarDate()
-  vigencia_hasta: string;
-  /** @example '123456' */
-  matricula_profesional: string;
+export class VerificacionPublicaDto extends RecetaVistaDto {
   /**
    * INDEC code of the CUIR’s jurisdiction
    * @example '02'

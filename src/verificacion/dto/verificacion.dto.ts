@@ -14,11 +14,8 @@ import {
   ESTADOS,
   CoberturaDto,
   RecetaItemDto,
-  ESTADO_RECETA_PROPERTY,
+  RecetaVistaDto,
   SUSTITUIBLE_PROPERTY,
-  VIGENCIA_DESDE_PROPERTY,
-  VIGENCIA_HASTA_PROPERTY,
-  type EstadoReceta,
 } from '../../recetas/recetas.public.js';
 
 export class VerificacionItemDto extends RecetaItemDto {
@@ -45,19 +42,12 @@ export class ReservaVerificacionDto {
   propia: boolean;
 }
 
-export class VerificacionRecetaDto {
-  cuir: string;
+export class VerificacionRecetaDto extends RecetaVistaDto {
   /**
    * The ministry transaction: PENDING until the ministry acknowledges the prescription's pointer (COMPLETED) or rejects it or retries run out (FAILED)
    */
   @IsIn(ESTADOS)
   estado: string;
-  @ApiProperty(ESTADO_RECETA_PROPERTY) estado_receta: EstadoReceta;
-  @IsISO8601() fecha_creacion: string;
-  @ApiProperty(VIGENCIA_DESDE_PROPERTY) vigencia_desde: string;
-  @ApiProperty(VIGENCIA_HASTA_PROPERTY) vigencia_hasta: string;
-  /** The prescriber's licence */
-  matricula_profesional: string;
   /**
    * INDEC code of the jurisdiction (from the CUIR)
    * @example '02'
