@@ -1,5 +1,4 @@
 import cluster, { type Worker } from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { authSettings } from './auth/auth.settings.js';
@@ -41,19 +40,16 @@ export async function runPrimary(
   onReady: (ready: WorkerReady[], deps: { sandboxUrl?: string; embeddedDir?: string }) => void,
 ): Promise<void> {
   const deps = await startDependencies(config, logger);
-  delete process.env.DATABASE_MIGRATION_URL;
   new RateLimiterClusterMaster();
   serveClusterMetrics();
 
   const workers = config.http.workers;
   const envOf = (index: number): Record<string, string> => ({
     DATABASE_URL: deps.config.database.url as string,
+    // The workers never hold the migration role's credentials (empty is unset to the config).
+    DATABASE_MIGRATION_URL: '',
     [WORKER.index]: String(index),
     ...(deps.sandboxUrl ? { [WORKER.sandbox]: deps.sandboxUrl } : {}),
-    // The printable prescription's render threads: the CPUs shared among the workers.
-    ...(process.env.PDF_RENDERS_MAX
-      ? {}
-      : { PDF_RENDERS_MAX: String(Math.max(1, Math.floor(availableParallelism() / workers))) }),
     // Once per service: in worker 1 (the demo client as the primary's settings say).
     ...(index === 1
       ? { DEMO_CLIENT: String(config.settings(authSettings).demoClient) }

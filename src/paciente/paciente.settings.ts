@@ -48,11 +48,14 @@ class PacienteVariables {
   })
   @IntSetting(1, 1000000)
   PACIENTE_POR_IP_POR_MINUTO?: number;
-  /** Documents rendered at once (worker threads). */
-  @Documented('printable prescriptions rendered at once (worker threads); beyond: 503', {
-    defaultText: 'the CPUs',
-    env: 'the printable prescription is drawn in worker threads: this many at once (default: the number of CPUs, os.availableParallelism())',
-  })
+  /** Documents rendered at once (worker threads), per process. */
+  @Documented(
+    'printable prescriptions rendered at once (worker threads) per process; beyond: 503',
+    {
+      defaultText: 'the CPUs ÷ WEB_CONCURRENCY',
+      env: 'the printable prescription is drawn in worker threads: this many at once in each process (default: the number of CPUs, os.availableParallelism(), shared among WEB_CONCURRENCY workers, at least 1)',
+    },
+  )
   @IntSetting(1, 64)
   PDF_RENDERS_MAX?: number;
   /** Documents that may wait for a worker; beyond them 503. */
@@ -81,7 +84,9 @@ export const pacienteSettings = defineSettings(
       if (missing.length > 0) throw new ConfigError(missing);
     }
     const sandbox = core.sandbox.url && `${core.sandbox.url}${SANDBOX_ISSUER_PATH}`;
-    const renders = v.PDF_RENDERS_MAX ?? availableParallelism();
+    // One render thread per CPU, the CPUs shared among a cluster's workers.
+    const renders =
+      v.PDF_RENDERS_MAX ?? Math.max(1, Math.floor(availableParallelism() / core.http.workers));
     return {
       jwksUrl: v.PACIENTE_JWKS_URL ?? (sandbox ? `${sandbox}/jwks.json` : undefined),
       issuer: v.PACIENTE_JWT_ISSUER ?? sandbox ?? undefined,
