@@ -1,14 +1,13 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The event insert's cost (issue 30): ~210 µs of PostgreSQL CPU per event in the registration's
- * statement (bench/auditoria.ts). Measured one single-row statement at a time (BENCHMARKS.md,
- * "The event log at scale"), most of it was not the hash but the six CHECKs: a CHECK whose
- * expression calls functions (a regex, even a cheap one; ltrim() as well) cost ~20–50 µs per
+ * The event insert's cost (issue 30; bench/auditoria.ts, figures in BENCHMARKS.md, "What each
+ * optimisation bought"): most of it was not the hash but the six CHECKs. A CHECK whose
+ * expression calls functions (a regex, even a cheap one; ltrim() as well) is rebuilt for every
  * statement, while the same test inside the trigger's PL/pgSQL, whose expressions stay prepared
- * for the session, costs ~1 µs. And the old patterns were slow per row too: PostgreSQL's regex
- * engine expands a bounded repetition into one state per repeat and builds its DFA anew on each
- * match, so `^[A-Za-z0-9._:-]{1,128}$` took ~40 µs a row.
+ * for the session, costs next to nothing. And the old patterns were slow per row too:
+ * PostgreSQL's regex engine expands a bounded repetition into one state per repeat and builds
+ * its DFA anew on each match, as `^[A-Za-z0-9._:-]{1,128}$` did.
  *
  * So the trigger now refuses what the CHECKs refused, with the same error (check_violation,
  * the constraint's name), written without bounded repetitions: the same sets (test/

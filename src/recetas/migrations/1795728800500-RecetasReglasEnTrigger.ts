@@ -1,15 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `recetas`' CHECKs cost a registration ~60 µs of PostgreSQL CPU, nearly all of it before any
- * row is tested: PostgreSQL rebuilds a table's CHECK expressions for every statement that
- * writes to it (ExecRelCheck reads each constraint's stored node text with stringToNode, then
- * plans and compiles it), and `recetas`' eleven come to ~14 KB of node text, the item types'
- * jsonpath the largest. Measured (BENCHMARKS.md, session 16): one single-row insert, prepared,
- * one client, commits asynchronous, took 0.247 ms with the CHECKs, 0.175 ms without them and
- * 0.187 ms with the same tests in the insert trigger, whose PL/pgSQL keeps its expressions
- * prepared for the session; a `perf` profile of the registration load put 10 % of PostgreSQL's
- * time in rebuilding them.
+ * `recetas`' CHECKs cost a registration PostgreSQL CPU, nearly all of it spent before any row is
+ * tested: PostgreSQL rebuilds a table's CHECK expressions for every statement that writes to it
+ * (ExecRelCheck reads each constraint's stored node text with stringToNode, then plans and
+ * compiles it), and `recetas`' eleven are long, the item types' jsonpath the largest. The same
+ * tests in the insert trigger, whose PL/pgSQL keeps its expressions prepared for the session,
+ * cost almost nothing (figures: BENCHMARKS.md, "What each optimisation bought").
  *
  * So the triggers now refuse what the CHECKs refused, with the same error (check_violation,
  * the constraint's name, PostgreSQL's own message naming the month's partition), and the CHECKs
