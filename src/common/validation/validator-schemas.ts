@@ -1,5 +1,10 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { getMetadataStorage } from 'class-validator';
+import {
+  getMetadataStorage,
+  ValidateBy,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
 
 /**
  * What a property's class-validator decorators say in OpenAPI terms, read from class-validator's
@@ -130,9 +135,24 @@ export function lengthBounds(pattern: string): { minLength?: number; maxLength?:
 /** Custom validators, registered by the file that defines each (its own limits, stated once). */
 const CUSTOM = new Map<string, SchemaObject>();
 
-/** Declares what the custom validator `name` accepts, for the OpenAPI document. */
-export function describeValidator(name: string, schema: SchemaObject): void {
+/** A custom validator's check: whether a value passes, and the message when it does not. */
+export interface CustomCheck {
+  validate(value: unknown, args: ValidationArguments): boolean;
+  defaultMessage(args: ValidationArguments): string;
+}
+
+/**
+ * A custom class-validator decorator, stated once: its name, what it accepts in the OpenAPI
+ * document (`schema`, which validatorSchemas gives every property it decorates) and its check,
+ * made from the decorator's options.
+ */
+export function customValidator<O extends ValidationOptions = ValidationOptions>(
+  name: string,
+  schema: SchemaObject,
+  check: (options: O) => CustomCheck,
+): (options?: O) => PropertyDecorator {
   CUSTOM.set(name, schema);
+  return (options = {} as O) => ValidateBy({ name, validator: check(options) }, options);
 }
 
 /** The schema keywords `target`'s validators give each of its properties. */

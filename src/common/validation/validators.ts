@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { registerDecorator, ValidationOptions } from 'class-validator';
-import { describeValidator } from './validator-schemas.js';
+import type { ValidationOptions } from 'class-validator';
+import { customValidator } from './validator-schemas.js';
 
 /**
  * ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm); a bare local time is ambiguous.
@@ -11,12 +11,6 @@ export const ISO_WITH_OFFSET =
 
 /** The longest date-time ISO_WITH_OFFSET admits: nanoseconds and a ±hh:mm offset. */
 export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
-
-describeValidator('isIsoDateTimeWithOffset', {
-  format: 'date-time',
-  pattern: ISO_WITH_OFFSET.source,
-  maxLength: DATE_TIME_MAX_LENGTH,
-});
 
 /**
  * The earliest year a date-time may be written with. PostgreSQL's timestamptz cannot hold year
@@ -53,26 +47,23 @@ export function parseIsoWithOffset(value: unknown): Date | undefined {
   return probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? date : undefined;
 }
 
-export function IsIsoDateTimeWithOffset(opts: { maxFutureMs?: number } & ValidationOptions = {}) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isIsoDateTimeWithOffset',
-      target: target.constructor,
-      propertyName,
-      options: opts,
-      validator: {
-        validate(value: unknown) {
-          const date = parseIsoWithOffset(value);
-          if (!date) return false;
-          return opts.maxFutureMs === undefined || date.getTime() <= Date.now() + opts.maxFutureMs;
-        },
-        defaultMessage: () =>
-          opts.maxFutureMs === undefined
-            ? `must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00), ${DATE_RANGE_TEXT}`
-            : `must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00), ${DATE_RANGE_TEXT}, not more than ${Math.round(opts.maxFutureMs / 60000)} minutes in the future`,
-      },
-    });
-}
+export const IsIsoDateTimeWithOffset = customValidator<
+  { maxFutureMs?: number } & ValidationOptions
+>(
+  'isIsoDateTimeWithOffset',
+  { format: 'date-time', pattern: ISO_WITH_OFFSET.source, maxLength: DATE_TIME_MAX_LENGTH },
+  (opts) => ({
+    validate(value: unknown) {
+      const date = parseIsoWithOffset(value);
+      if (!date) return false;
+      return opts.maxFutureMs === undefined || date.getTime() <= Date.now() + opts.maxFutureMs;
+    },
+    defaultMessage: () =>
+      opts.maxFutureMs === undefined
+        ? `must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00), ${DATE_RANGE_TEXT}`
+        : `must be an ISO 8601 date-time with offset (e.g. 2026-11-22T10:30:00-03:00), ${DATE_RANGE_TEXT}, not more than ${Math.round(opts.maxFutureMs / 60000)} minutes in the future`,
+  }),
+);
 
 /**
  * A query number written as decimal digits only. Query values arrive as strings, and
@@ -92,22 +83,11 @@ export const NormalizeDni = () =>
     typeof value === 'string' && DNI_WITH_DOTS.test(value) ? value.replaceAll('.', '') : value,
   );
 
-describeValidator('isCalendarDate', { format: 'date' });
-
 /** A calendar date written YYYY-MM-DD (2026-02-30 is not one); `format: date` in the document. */
-export function IsCalendarDate(opts: ValidationOptions = {}) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isCalendarDate',
-      target: target.constructor,
-      propertyName,
-      options: opts,
-      validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' &&
-          /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-          new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value,
-        defaultMessage: () => 'must be a calendar date YYYY-MM-DD',
-      },
-    });
-}
+export const IsCalendarDate = customValidator('isCalendarDate', { format: 'date' }, () => ({
+  validate: (value: unknown) =>
+    typeof value === 'string' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value,
+  defaultMessage: () => 'must be a calendar date YYYY-MM-DD',
+}));

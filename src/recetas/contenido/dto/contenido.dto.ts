@@ -1,13 +1,5 @@
-import { describeValidator } from '../../../common/validation/validator-schemas.js';
-import {
-  IsDefined,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  ValidateBy,
-} from 'class-validator';
+import { customValidator } from '../../../common/validation/validator-schemas.js';
+import { IsDefined, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { argentinaDate, isCalendarDate } from '../../vida/vigencia.js';
 import {
   AFILIADO,
@@ -48,20 +40,14 @@ export function nacimientoProblem(value: unknown, now = new Date()): string | nu
   return null;
 }
 
-describeValidator('isNacimiento', {
-  format: 'date',
-  pattern: CALENDAR_DATE_PATTERN,
-  minLength: 10,
-  maxLength: 10,
-});
-const IsNacimiento = () =>
-  ValidateBy({
-    name: 'isNacimiento',
-    validator: {
-      validate: (v: unknown) => nacimientoProblem(v) === null,
-      defaultMessage: (args) => nacimientoProblem(args?.value) ?? 'must be a calendar date',
-    },
-  });
+const IsNacimiento = customValidator(
+  'isNacimiento',
+  { format: 'date', pattern: CALENDAR_DATE_PATTERN, minLength: 10, maxLength: 10 },
+  () => ({
+    validate: (v: unknown) => nacimientoProblem(v) === null,
+    defaultMessage: (args) => nacimientoProblem(args?.value) ?? 'must be a calendar date',
+  }),
+);
 
 export class PacienteDto {
   /**

@@ -1,36 +1,26 @@
-import { registerDecorator, ValidationArguments } from 'class-validator';
+import type { ValidationArguments } from 'class-validator';
 import { parseIsoWithOffset } from '../../../common/validation/validators.js';
-import { describeValidator } from '../../../common/validation/validator-schemas.js';
+import { customValidator } from '../../../common/validation/validator-schemas.js';
 import { CALENDAR_DATE_PATTERN } from '../../contenido/contenido-patterns.js';
 import { inicioVigenciaProblem, isCalendarDate } from '../../vida/vigencia.js';
-
-describeValidator('isInicioVigencia', {
-  format: 'date',
-  pattern: CALENDAR_DATE_PATTERN,
-  minLength: 10,
-  maxLength: 10,
-});
 
 /**
  * `fecha_inicio_vigencia` (contract §3, §7): a calendar date from the date of the same body's
  * `fecha_creacion` in Argentina time to 365 days after it. With an invalid fecha_creacion only
  * the format is checked (that field is reported on its own).
  */
-export function IsInicioVigencia() {
-  const problem = (value: unknown, args: ValidationArguments): string | null => {
-    if (!isCalendarDate(value)) return 'must be a calendar date YYYY-MM-DD';
-    const creada = parseIsoWithOffset((args.object as { fecha_creacion?: unknown }).fecha_creacion);
-    return creada ? inicioVigenciaProblem(creada, value) : null;
-  };
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isInicioVigencia',
-      target: target.constructor,
-      propertyName,
-      validator: {
-        validate: (value: unknown, args: ValidationArguments) => problem(value, args) === null,
-        defaultMessage: (args: ValidationArguments) =>
-          problem(args.value, args) ?? 'must be a calendar date YYYY-MM-DD',
-      },
-    });
+export const IsInicioVigencia = customValidator(
+  'isInicioVigencia',
+  { format: 'date', pattern: CALENDAR_DATE_PATTERN, minLength: 10, maxLength: 10 },
+  () => ({
+    validate: (value: unknown, args: ValidationArguments) => problem(value, args) === null,
+    defaultMessage: (args: ValidationArguments) =>
+      problem(args.value, args) ?? 'must be a calendar date YYYY-MM-DD',
+  }),
+);
+
+function problem(value: unknown, args: ValidationArguments): string | null {
+  if (!isCalendarDate(value)) return 'must be a calendar date YYYY-MM-DD';
+  const creada = parseIsoWithOffset((args.object as { fecha_creacion?: unknown }).fecha_creacion);
+  return creada ? inicioVigenciaProblem(creada, value) : null;
 }
