@@ -7,6 +7,7 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+COPY generated ./generated
 COPY sandbox ./sandbox
 COPY migrations ./migrations
 COPY scripts/build.mjs ./scripts/

@@ -1,7 +1,7 @@
 // `npm run check:new-module` (CI, after `npm run check`): the generator as a new team member uses
 // it. A scratch copy of HEAD (git worktree, detached) gets `npm run new:module -- obras-sociales`;
 // then the changed files must be exactly the module's folder, its test, one added line of
-// src/slices.ts and the regenerated src/metadata.ts (the DTOs' schemas); `npm run check` must
+// src/slices.ts and the regenerated generated/openapi-metadata.ts (the DTOs' schemas); `npm run check` must
 // pass there, and so must `npm test -- <its tests>` (the service's unit spec and the e2e test). The
 // generated slice must read as docs/adding-a-module.md shows it. The copy is removed afterwards.
 // It reuses this checkout's node_modules through a symlink inside the copy (never installed there).
@@ -45,7 +45,7 @@ try {
         !l.slice(3).startsWith(`src/${NAME}/`) &&
         l.slice(3) !== `test/${NAME}.e2e-spec.ts` &&
         l !== ' M src/slices.ts' &&
-        l !== ' M src/metadata.ts',
+        l !== ' M generated/openapi-metadata.ts',
     );
     if (outside.length > 0) problems.push(`changed outside the module: ${outside.join(', ')}`);
     const diff = execFileSync('git', ['diff', '--numstat', '--', 'src/slices.ts'], {

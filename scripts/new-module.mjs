@@ -120,7 +120,7 @@ export function generate(name, root = process.cwd()) {
   );
   // The document reads the new DTOs from the plugin's metadata: regenerate it.
   execFileSync(process.execPath, ['scripts/openapi-metadata.mjs'], { cwd: root, stdio: 'ignore' });
-  return [...written, 'src/metadata.ts'];
+  return [...written, 'generated/openapi-metadata.ts'];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

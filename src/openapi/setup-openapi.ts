@@ -53,8 +53,8 @@ served, names it for this deployment, so a client generated from it is for this 
 /**
  * Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and
  * /openapi.json. The DTOs' schemas come from their class-validator decorators, types and JSDoc,
- * read by @nestjs/swagger's plugin into src/metadata.ts (scripts/openapi-metadata.mjs); an
- * `@ApiProperty` adds only what those cannot say.
+ * read by @nestjs/swagger's plugin into generated/openapi-metadata.ts (scripts/openapi-metadata.mjs);
+ * an `@ApiProperty` adds only what those cannot say.
  */
 export async function setupOpenApi(app: INestApplication, options: OpenApiOptions): Promise<void> {
   await SwaggerModule.loadPluginMetadata(loadDtoMetadata);
@@ -103,11 +103,13 @@ export async function setupOpenApi(app: INestApplication, options: OpenApiOption
   });
 }
 
-type PluginMetadata = Awaited<ReturnType<typeof import('../metadata.js').default>>;
+type PluginMetadata = Awaited<
+  ReturnType<typeof import('../../generated/openapi-metadata.js').default>
+>;
 
-/** The plugin's metadata (src/metadata.ts), each property completed by its validators. */
+/** The plugin's generated metadata, each property completed by its validators. */
 async function loadDtoMetadata(): Promise<PluginMetadata> {
-  const metadata = await (await import('../metadata.js')).default();
+  const metadata = await (await import('../../generated/openapi-metadata.js')).default();
   for (const [load, classes] of metadata['@nestjs/swagger'].models) {
     const module = (await load) as Record<string, abstract new (...args: never[]) => unknown>;
     const properties = classes as Record<string, Record<string, object>>;

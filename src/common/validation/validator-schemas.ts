@@ -9,7 +9,7 @@ import {
 /**
  * What a property's class-validator decorators say in OpenAPI terms, read from class-validator's
  * own metadata at run time: the one place a limit is written is its decorator. The swagger
- * plugin (src/metadata.ts) gives types, `required`, descriptions and examples, and reads limits
+ * plugin (generated/openapi-metadata.ts) gives types, `required`, descriptions and examples, and reads limits
  * too, but only those written as literals; this reads the rest (a constant pattern, a shared
  * `Length`, integers, custom validators), with the values the validation pipe uses.
  */

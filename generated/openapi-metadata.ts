@@ -2,36 +2,37 @@
 // do not edit. `npm run check` fails when it is stale.
 export default async () => {
   const t = {
-    ['./openapi/error-envelope.dto.js']: await import('./openapi/error-envelope.dto.js'),
-    ['./cuir/dto/generate-cuir.dto.js']: await import('./cuir/dto/generate-cuir.dto.js'),
-    ['./medicamentos/dto/buscar-medicamentos.dto.js']:
-      await import('./medicamentos/dto/buscar-medicamentos.dto.js'),
-    ['./recetas/registro/dto/registrar-receta.dto.js']:
-      await import('./recetas/registro/dto/registrar-receta.dto.js'),
-    ['./recetas/contenido/dto/contenido.dto.js']:
-      await import('./recetas/contenido/dto/contenido.dto.js'),
-    ['./recetas/vida/dto/receta-vida.dto.js']:
-      await import('./recetas/vida/dto/receta-vida.dto.js'),
-    ['./recetas/consulta/dto/receta-responses.dto.js']:
-      await import('./recetas/consulta/dto/receta-responses.dto.js'),
-    ['./recetas/consulta/dto/eventos.dto.js']:
-      await import('./recetas/consulta/dto/eventos.dto.js'),
-    ['./verificacion/dto/verificacion.dto.js']:
-      await import('./verificacion/dto/verificacion.dto.js'),
-    ['./dispensas/dto/dispensa.dto.js']: await import('./dispensas/dto/dispensa.dto.js'),
-    ['./dispensas/dto/dispensar.dto.js']: await import('./dispensas/dto/dispensar.dto.js'),
-    ['./paciente/dto/receta-paciente.dto.js']:
-      await import('./paciente/dto/receta-paciente.dto.js'),
-    ['./publico/dto/verificacion-publica.dto.js']:
-      await import('./publico/dto/verificacion-publica.dto.js'),
-    ['./fiscalizacion/dto/receta-fiscalizada.dto.js']:
-      await import('./fiscalizacion/dto/receta-fiscalizada.dto.js'),
+    ['../src/openapi/error-envelope.dto.js']: await import('../src/openapi/error-envelope.dto.js'),
+    ['../src/cuir/dto/generate-cuir.dto.js']: await import('../src/cuir/dto/generate-cuir.dto.js'),
+    ['../src/medicamentos/dto/buscar-medicamentos.dto.js']:
+      await import('../src/medicamentos/dto/buscar-medicamentos.dto.js'),
+    ['../src/recetas/registro/dto/registrar-receta.dto.js']:
+      await import('../src/recetas/registro/dto/registrar-receta.dto.js'),
+    ['../src/recetas/contenido/dto/contenido.dto.js']:
+      await import('../src/recetas/contenido/dto/contenido.dto.js'),
+    ['../src/recetas/vida/dto/receta-vida.dto.js']:
+      await import('../src/recetas/vida/dto/receta-vida.dto.js'),
+    ['../src/recetas/consulta/dto/receta-responses.dto.js']:
+      await import('../src/recetas/consulta/dto/receta-responses.dto.js'),
+    ['../src/recetas/consulta/dto/eventos.dto.js']:
+      await import('../src/recetas/consulta/dto/eventos.dto.js'),
+    ['../src/verificacion/dto/verificacion.dto.js']:
+      await import('../src/verificacion/dto/verificacion.dto.js'),
+    ['../src/dispensas/dto/dispensa.dto.js']: await import('../src/dispensas/dto/dispensa.dto.js'),
+    ['../src/dispensas/dto/dispensar.dto.js']:
+      await import('../src/dispensas/dto/dispensar.dto.js'),
+    ['../src/paciente/dto/receta-paciente.dto.js']:
+      await import('../src/paciente/dto/receta-paciente.dto.js'),
+    ['../src/publico/dto/verificacion-publica.dto.js']:
+      await import('../src/publico/dto/verificacion-publica.dto.js'),
+    ['../src/fiscalizacion/dto/receta-fiscalizada.dto.js']:
+      await import('../src/fiscalizacion/dto/receta-fiscalizada.dto.js'),
   };
   return {
     '@nestjs/swagger': {
       models: [
         [
-          import('./openapi/error-envelope.dto.js'),
+          import('../src/openapi/error-envelope.dto.js'),
           {
             ErrorDetailDto: {
               field: { required: true, type: () => String, example: 'items[0].cantidad' },
@@ -46,14 +47,14 @@ export default async () => {
               message: { required: true, type: () => String, example: 'Request validation failed' },
               details: {
                 required: false,
-                type: () => [t['./openapi/error-envelope.dto.js'].ErrorDetailDto],
+                type: () => [t['../src/openapi/error-envelope.dto.js'].ErrorDetailDto],
               },
             },
             ErrorEnvelopeDto: {
               success: { required: true, type: () => Boolean, example: false },
               error: {
                 required: true,
-                type: () => t['./openapi/error-envelope.dto.js'].ErrorBodyDto,
+                type: () => t['../src/openapi/error-envelope.dto.js'].ErrorBodyDto,
               },
               request_id: {
                 required: true,
@@ -64,7 +65,7 @@ export default async () => {
           },
         ],
         [
-          import('./cuir/dto/generate-cuir.dto.js'),
+          import('../src/cuir/dto/generate-cuir.dto.js'),
           {
             GenerateCuirDto: {
               groupId: {
@@ -145,13 +146,13 @@ export default async () => {
               },
               components: {
                 required: true,
-                type: () => t['./cuir/dto/generate-cuir.dto.js'].CuirComponentsDto,
+                type: () => t['../src/cuir/dto/generate-cuir.dto.js'].CuirComponentsDto,
               },
             },
           },
         ],
         [
-          import('./medicamentos/dto/buscar-medicamentos.dto.js'),
+          import('../src/medicamentos/dto/buscar-medicamentos.dto.js'),
           {
             BuscarMedicamentosQueryDto: {
               q: { required: false, type: () => String, minLength: 2, maxLength: 100 },
@@ -243,14 +244,16 @@ export default async () => {
               per_page: { required: true, type: () => Number },
               items: {
                 required: true,
-                type: () => [t['./medicamentos/dto/buscar-medicamentos.dto.js'].MedicamentoDto],
+                type: () => [
+                  t['../src/medicamentos/dto/buscar-medicamentos.dto.js'].MedicamentoDto,
+                ],
                 description: 'Best match first',
               },
             },
           },
         ],
         [
-          import('./profesional/dto/verify-profesional.dto.js'),
+          import('../src/profesional/dto/verify-profesional.dto.js'),
           {
             VerifyProfesionalDto: {
               documento: {
@@ -311,7 +314,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/contenido/dto/contenido.dto.js'),
+          import('../src/recetas/contenido/dto/contenido.dto.js'),
           {
             PacienteDto: {
               nombre: {
@@ -383,7 +386,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/registro/dto/registrar-receta.dto.js'),
+          import('../src/recetas/registro/dto/registrar-receta.dto.js'),
           {
             RecetaItemDto: {
               nombre: {
@@ -482,7 +485,9 @@ export default async () => {
               },
               items: {
                 required: true,
-                type: () => [t['./recetas/registro/dto/registrar-receta.dto.js'].RecetaItemDto],
+                type: () => [
+                  t['../src/recetas/registro/dto/registrar-receta.dto.js'].RecetaItemDto,
+                ],
                 minItems: 1,
                 maxItems: 10,
               },
@@ -495,18 +500,18 @@ export default async () => {
               },
               paciente: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].PacienteDto,
                 description:
                   'The patient: all four members required when the object is sent. Required on a restricted prescription (CUIR type 01, subtype 03 or 04), whose every item also needs dci, concentracion, forma_farmaceutica and posologia: else 400 VALIDATION_FAILED naming each missing member',
               },
               cobertura: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
                 description: "The patient's health coverage, which the pharmacy bills",
               },
               diagnostico: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
                 description:
                   'The diagnosis (never shown to dispensers: not in the verification by CUIR; the printed document shows its code only)',
               },
@@ -514,7 +519,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/vida/dto/receta-vida.dto.js'),
+          import('../src/recetas/vida/dto/receta-vida.dto.js'),
           {
             FarmaciaDto: {
               cuit: {
@@ -571,11 +576,13 @@ export default async () => {
               },
               farmacia: {
                 required: true,
-                type: () => t['./recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
+                type: () => t['../src/recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
               },
               items: {
                 required: true,
-                type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].DispensaDeRecetaItemDto],
+                type: () => [
+                  t['../src/recetas/vida/dto/receta-vida.dto.js'].DispensaDeRecetaItemDto,
+                ],
                 maxItems: 10,
               },
               revertida: {
@@ -597,7 +604,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/consulta/dto/receta-responses.dto.js'),
+          import('../src/recetas/consulta/dto/receta-responses.dto.js'),
           {
             RecetaResumenDto: {
               id_transaccion: { required: true, type: () => String, example: '1042' },
@@ -639,7 +646,9 @@ export default async () => {
               },
               items: {
                 required: true,
-                type: () => [t['./recetas/consulta/dto/receta-responses.dto.js'].RecetaResumenDto],
+                type: () => [
+                  t['../src/recetas/consulta/dto/receta-responses.dto.js'].RecetaResumenDto,
+                ],
                 maxItems: 200,
               },
               as_of: {
@@ -662,23 +671,23 @@ export default async () => {
               fecha_creacion: { required: true, type: () => String },
               items: {
                 required: true,
-                type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
+                type: () => [t['../src/recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
                 description: 'The registered items, each with the units dispensed',
                 maxItems: 10,
               },
               paciente: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].PacienteDto,
                 description: 'The patient, when registered',
               },
               cobertura: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
                 description: 'The coverage, when registered',
               },
               diagnostico: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
                 description: 'The diagnosis, when registered',
               },
               estado: {
@@ -709,7 +718,7 @@ export default async () => {
               anulacion: { required: true, type: () => Object, nullable: true },
               dispensas: {
                 required: true,
-                type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].DispensaDeRecetaDto],
+                type: () => [t['../src/recetas/vida/dto/receta-vida.dto.js'].DispensaDeRecetaDto],
                 description: 'Its dispensations, oldest first, reversed ones included',
               },
             },
@@ -762,13 +771,15 @@ export default async () => {
               },
               historial: {
                 required: true,
-                type: () => [t['./recetas/consulta/dto/receta-responses.dto.js'].HistorialEntryDto],
+                type: () => [
+                  t['../src/recetas/consulta/dto/receta-responses.dto.js'].HistorialEntryDto,
+                ],
               },
             },
           },
         ],
         [
-          import('./common/validation/date-range-page.query.js'),
+          import('../src/common/validation/date-range-page.query.js'),
           {
             DateRangePageQuery: {
               fecha_desde: {
@@ -800,7 +811,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/consulta/dto/eventos.dto.js'),
+          import('../src/recetas/consulta/dto/eventos.dto.js'),
           {
             ListarEventosQuery: {},
             EventoDto: {
@@ -886,7 +897,7 @@ export default async () => {
               },
               items: {
                 required: true,
-                type: () => [t['./recetas/consulta/dto/eventos.dto.js'].EventoDto],
+                type: () => [t['../src/recetas/consulta/dto/eventos.dto.js'].EventoDto],
                 description: 'Oldest first; at most per_page',
                 maxItems: 200,
               },
@@ -894,7 +905,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/consulta/dto/receta-filtros.query.js'),
+          import('../src/recetas/consulta/dto/receta-filtros.query.js'),
           {
             RecetaFiltrosQuery: {
               matricula: {
@@ -913,7 +924,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/consulta/dto/listar-recetas.query.js'),
+          import('../src/recetas/consulta/dto/listar-recetas.query.js'),
           {
             ListarRecetasQuery: {
               estado: {
@@ -933,7 +944,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/anulacion/dto/anular-receta.dto.js'),
+          import('../src/recetas/anulacion/dto/anular-receta.dto.js'),
           {
             AnularRecetaDto: {
               motivo: {
@@ -949,7 +960,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/registro/dto/receta-registrada.dto.js'),
+          import('../src/recetas/registro/dto/receta-registrada.dto.js'),
           {
             RecetaRegistradaDto: {
               id_transaccion: {
@@ -980,7 +991,7 @@ export default async () => {
           },
         ],
         [
-          import('./recetas/vida/dto/receta-vista.dto.js'),
+          import('../src/recetas/vida/dto/receta-vista.dto.js'),
           {
             RecetaVistaDto: {
               cuir: {
@@ -1009,7 +1020,7 @@ export default async () => {
           },
         ],
         [
-          import('./verificacion/dto/verificacion.dto.js'),
+          import('../src/verificacion/dto/verificacion.dto.js'),
           {
             VerificacionItemDto: {
               item: {
@@ -1053,20 +1064,20 @@ export default async () => {
               },
               items: {
                 required: true,
-                type: () => [t['./verificacion/dto/verificacion.dto.js'].VerificacionItemDto],
+                type: () => [t['../src/verificacion/dto/verificacion.dto.js'].VerificacionItemDto],
                 description:
                   'Each item with its content (generic name, strength, form, presentation, dosage, whether it may be substituted)',
                 maxItems: 10,
               },
               cobertura: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
                 description:
                   "The patient's coverage, when registered: the pharmacy bills it. The patient, the diagnosis and the document are never shown here.",
               },
               reserva: {
                 required: true,
-                type: () => t['./verificacion/dto/verificacion.dto.js'].ReservaVerificacionDto,
+                type: () => t['../src/verificacion/dto/verificacion.dto.js'].ReservaVerificacionDto,
                 nullable: true,
                 description:
                   'null, or the live reservation: when it lapses and whether it is yours',
@@ -1123,14 +1134,14 @@ export default async () => {
               },
               items: {
                 required: true,
-                type: () => [t['./verificacion/dto/verificacion.dto.js'].VerificacionAuditDto],
+                type: () => [t['../src/verificacion/dto/verificacion.dto.js'].VerificacionAuditDto],
                 maxItems: 200,
               },
             },
           },
         ],
         [
-          import('./dispensas/dto/dispensa.dto.js'),
+          import('../src/dispensas/dto/dispensa.dto.js'),
           {
             DispensaItemDto: {
               item: {
@@ -1204,11 +1215,11 @@ export default async () => {
               fecha_dispensa: { required: true, type: () => String },
               farmacia: {
                 required: true,
-                type: () => t['./recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
+                type: () => t['../src/recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
               },
               items: {
                 required: true,
-                type: () => [t['./dispensas/dto/dispensa.dto.js'].DispensaItemDto],
+                type: () => [t['../src/dispensas/dto/dispensa.dto.js'].DispensaItemDto],
                 maxItems: 10,
               },
               registrada_at: {
@@ -1227,7 +1238,7 @@ export default async () => {
           },
         ],
         [
-          import('./dispensas/dto/dispensar.dto.js'),
+          import('../src/dispensas/dto/dispensar.dto.js'),
           {
             FarmaciaInputDto: {
               cuit: {
@@ -1295,7 +1306,7 @@ export default async () => {
               },
               farmacia: {
                 required: true,
-                type: () => t['./dispensas/dto/dispensar.dto.js'].FarmaciaInputDto,
+                type: () => t['../src/dispensas/dto/dispensar.dto.js'].FarmaciaInputDto,
               },
               fecha_dispensa: {
                 required: true,
@@ -1306,7 +1317,7 @@ export default async () => {
               },
               items: {
                 required: true,
-                type: () => [t['./dispensas/dto/dispensar.dto.js'].DispensarItemDto],
+                type: () => [t['../src/dispensas/dto/dispensar.dto.js'].DispensarItemDto],
                 description: '1 to 10 items, each `item` at most once',
                 uniqueItems: true,
                 minItems: 1,
@@ -1316,7 +1327,7 @@ export default async () => {
           },
         ],
         [
-          import('./dispensas/dto/revertir.dto.js'),
+          import('../src/dispensas/dto/revertir.dto.js'),
           {
             RevertirDispensaDto: {
               motivo: {
@@ -1331,7 +1342,7 @@ export default async () => {
           },
         ],
         [
-          import('./dispensas/dto/reservar.dto.js'),
+          import('../src/dispensas/dto/reservar.dto.js'),
           {
             ReservarDto: {
               cuir: {
@@ -1364,7 +1375,7 @@ export default async () => {
           },
         ],
         [
-          import('./persona/dto/verify-persona.dto.js'),
+          import('../src/persona/dto/verify-persona.dto.js'),
           {
             VerifyPersonaDto: {
               documento: {
@@ -1401,7 +1412,7 @@ export default async () => {
           },
         ],
         [
-          import('./paciente/dto/receta-paciente.dto.js'),
+          import('../src/paciente/dto/receta-paciente.dto.js'),
           {
             RecetaPacienteItemDto: {
               sustituible: { required: true, type: () => Boolean },
@@ -1417,22 +1428,22 @@ export default async () => {
             RecetaPacienteDto: {
               items: {
                 required: true,
-                type: () => [t['./paciente/dto/receta-paciente.dto.js'].RecetaPacienteItemDto],
+                type: () => [t['../src/paciente/dto/receta-paciente.dto.js'].RecetaPacienteItemDto],
                 maxItems: 10,
               },
               paciente: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].PacienteDto,
                 description: 'The patient, when registered',
               },
               cobertura: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].CoberturaDto,
                 description: 'The coverage, when registered',
               },
               diagnostico: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
                 description: 'The diagnosis, when registered',
               },
               documento_url: {
@@ -1446,7 +1457,7 @@ export default async () => {
           },
         ],
         [
-          import('./publico/dto/verificacion-publica.dto.js'),
+          import('../src/publico/dto/verificacion-publica.dto.js'),
           {
             ItemPublicoDto: {
               item: { required: true, type: () => Number, example: 1, minimum: 1, maximum: 10 },
@@ -1508,7 +1519,7 @@ export default async () => {
               },
               items: {
                 required: true,
-                type: () => [t['./publico/dto/verificacion-publica.dto.js'].ItemPublicoDto],
+                type: () => [t['../src/publico/dto/verificacion-publica.dto.js'].ItemPublicoDto],
                 maxItems: 10,
               },
               content_sha256: {
@@ -1521,7 +1532,7 @@ export default async () => {
           },
         ],
         [
-          import('./publico/dto/verificacion-publica.query.js'),
+          import('../src/publico/dto/verificacion-publica.query.js'),
           {
             VerificacionPublicaQuery: {
               f: {
@@ -1535,7 +1546,7 @@ export default async () => {
           },
         ],
         [
-          import('./fiscalizacion/dto/fiscalizacion.query.js'),
+          import('../src/fiscalizacion/dto/fiscalizacion.query.js'),
           {
             ListarFiscalizacionQuery: {
               subtipo: {
@@ -1548,7 +1559,7 @@ export default async () => {
           },
         ],
         [
-          import('./fiscalizacion/dto/receta-fiscalizada.dto.js'),
+          import('../src/fiscalizacion/dto/receta-fiscalizada.dto.js'),
           {
             DispensaFiscalizadaItemDto: {
               item: { required: true, type: () => Number },
@@ -1580,12 +1591,13 @@ export default async () => {
               },
               farmacia: {
                 required: true,
-                type: () => t['./recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
+                type: () => t['../src/recetas/vida/dto/receta-vida.dto.js'].FarmaciaDto,
               },
               items: {
                 required: true,
                 type: () => [
-                  t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].DispensaFiscalizadaItemDto,
+                  t['../src/fiscalizacion/dto/receta-fiscalizada.dto.js']
+                    .DispensaFiscalizadaItemDto,
                 ],
                 maxItems: 10,
               },
@@ -1613,13 +1625,13 @@ export default async () => {
               documento_paciente: { required: true, type: () => String, example: '30111222' },
               paciente: {
                 required: false,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].PacienteDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].PacienteDto,
                 description:
                   'The patient: required when a restricted prescription is registered, so absent only from one registered before that rule',
               },
               diagnostico: {
                 required: true,
-                type: () => t['./recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
+                type: () => t['../src/recetas/contenido/dto/contenido.dto.js'].DiagnosticoDto,
                 nullable: true,
                 description: 'The diagnosis, or null when none was registered',
               },
@@ -1638,7 +1650,7 @@ export default async () => {
               vigencia_hasta: { required: true, type: () => String },
               items: {
                 required: true,
-                type: () => [t['./recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
+                type: () => [t['../src/recetas/vida/dto/receta-vida.dto.js'].RecetaItemDetalleDto],
                 description:
                   'The registered items (SPEC 9.2 members), each with the units dispensed',
                 maxItems: 10,
@@ -1647,7 +1659,7 @@ export default async () => {
               dispensas: {
                 required: true,
                 type: () => [
-                  t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].DispensaFiscalizadaDto,
+                  t['../src/fiscalizacion/dto/receta-fiscalizada.dto.js'].DispensaFiscalizadaDto,
                 ],
                 description: 'Every dispensation, oldest first, reversed ones included',
               },
@@ -1659,7 +1671,7 @@ export default async () => {
               items: {
                 required: true,
                 type: () => [
-                  t['./fiscalizacion/dto/receta-fiscalizada.dto.js'].RecetaFiscalizadaDto,
+                  t['../src/fiscalizacion/dto/receta-fiscalizada.dto.js'].RecetaFiscalizadaDto,
                 ],
                 description: 'Oldest first',
                 maxItems: 200,
