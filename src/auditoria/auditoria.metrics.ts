@@ -8,9 +8,8 @@ import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.
 import { SEALING_STATE_SQL } from './audit-seals.sql.js';
 
 /**
- * Whether sealing keeps up, for the operators' alert (unsealed events older than twice the seal
- * interval). Read from the shared database at scrape time: every instance reports the same value
- * (aggregate with max); a failed read keeps the previous value rather than failing /metrics.
+ * Whether sealing keeps up (the operators' alert), read from the shared database at scrape time:
+ * every instance reports the same value; a failed read keeps the previous one.
  */
 @Injectable()
 export class AuditoriaMetrics {
