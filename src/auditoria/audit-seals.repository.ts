@@ -91,7 +91,6 @@ export class AuditSealsRepository {
     return head ?? null;
   }
 
-  /** Seals after `afterId`, in order, `limit` at a time. */
   sealsAfter(tx: EntityManager, afterId: string, limit: number): Promise<SealRow[]> {
     return tx.query(SEALS_AFTER_SQL, [afterId, limit]);
   }

@@ -13,10 +13,7 @@ import { type SealRow, AuditSealsRepository } from './audit-seals.repository.js'
 
 export interface VerifyReport {
   ok: boolean;
-  /**
-   * With `desde`: the seal taken as the first link, and its stored hash (compare it with the one
-   * kept from an earlier run). It and the seals and events before it are not examined.
-   */
+  /** With `desde`: the seal taken as the first link (not examined), and its stored hash. */
   desde?: { id: string; hash: string };
   /** Seals whose chain was checked (purged ones included). */
   sellos: number;

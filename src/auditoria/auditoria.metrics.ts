@@ -21,15 +21,15 @@ export class AuditoriaMetrics {
     const registers = [metrics.registry];
     let state = { last_seal: 0, oldest_unsealed_age: 0 };
     const refresh = async () => {
-      const rows = await db
+      const [row] = await db
         .query<Array<{ last_seal: number | null; oldest_unsealed_age: number | null }>>(
           SEALING_STATE_SQL,
         )
-        .catch(() => undefined);
-      if (rows?.[0])
+        .catch(() => []);
+      if (row)
         state = {
-          last_seal: rows[0].last_seal ?? 0,
-          oldest_unsealed_age: Math.max(0, rows[0].oldest_unsealed_age ?? 0),
+          last_seal: row.last_seal ?? 0,
+          oldest_unsealed_age: Math.max(0, row.oldest_unsealed_age ?? 0),
         };
       return state;
     };

@@ -11,20 +11,7 @@ import { eventInStatementSql } from './auditoria.sql.js';
 import type { AuditEventEntity } from './entities/audit-event.entity.js';
 
 /** An event as other modules read it (the entity stays auditoria's; its hash is sealing's). */
-export type EventoRegistrado = Readonly<
-  Pick<
-    AuditEventEntity,
-    | 'id'
-    | 'at'
-    | 'tipo'
-    | 'cuir'
-    | 'idTransaccion'
-    | 'actor'
-    | 'resultado'
-    | 'requestId'
-    | 'clientRequestId'
-  >
->;
+export type EventoRegistrado = Readonly<Omit<AuditEventEntity, 'hash'>>;
 
 /** One page of a prescription's events, oldest first, and how many it has in all. */
 export interface EventosPage {

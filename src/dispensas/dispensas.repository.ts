@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { Transactions } from '../database/transactions.js';
-import {
-  type DispensaDeReceta,
-  DispensacionPort,
-  type EstadoDispensacion,
-} from '../recetas/recetas.public.js';
+import { DispensacionPort, type EstadoDispensacion } from '../recetas/recetas.public.js';
 import {
   type DispensaInsert,
   ESTADO_DISPENSACION_SQL,
@@ -17,30 +13,6 @@ import { DispensaEntity } from './entities/dispensa.entity.js';
 
 /** The unique index that keeps an item from being dispensed twice (see the migration). */
 export const ITEM_UNA_VEZ_INDEX = 'dispensa_items_una_vez';
-
-/** A dispensation with its items. */
-export interface DispensaConItems {
-  dispensa: DispensaEntity;
-  items: DispensaItemEntity[];
-}
-
-/** A dispensation as recetas' port describes it. */
-export function dispensaDeReceta({ dispensa: d, items }: DispensaConItems): DispensaDeReceta {
-  return {
-    id: d.id,
-    client_id: d.client_id,
-    fecha_dispensa: d.fecha_dispensa,
-    farmacia: { cuit: d.farmacia_cuit, nombre: d.farmacia_nombre },
-    items: items.map((i) => ({
-      item: i.item,
-      cantidad: i.cantidad,
-      codigo: i.codigo,
-      sustituido: i.sustituido,
-    })),
-    revertida: d.revertida,
-    revertida_at: d.revertida_at,
-  };
-}
 
 /**
  * Dispensations and their items; also recetas' DispensacionPort (DispensasModule provides it
@@ -61,25 +33,11 @@ export class DispensasRepository extends DispensacionPort {
   }
 
   /** One statement (insertDispensaSql); a unique violation on ITEM_UNA_VEZ_INDEX writes nothing. */
-  async insert(d: DispensaInsert, companions: CompanionStatement[]): Promise<DispensaConItems> {
+  async insert(d: DispensaInsert, companions: CompanionStatement[]): Promise<DispensaEntity> {
     const { sql, values } = insertDispensaSql(d, companions);
-    const rows = await this.transactions.prepared<{ created_at: Date }>(sql, values);
-    const { items, ...fields } = d;
-    return {
-      dispensa: {
-        ...fields,
-        created_at: rows[0].created_at,
-        revertida: false,
-        revertida_at: null,
-        motivo_reversion: null,
-      },
-      items: items.map((i) => ({
-        ...i,
-        id_dispensa: d.id,
-        id_transaccion: d.id_transaccion,
-        revertida: false,
-      })),
-    };
+    const [{ created_at }] = await this.transactions.prepared<{ created_at: Date }>(sql, values);
+    const { items: _, ...fields } = d;
+    return { ...fields, created_at, revertida: false, revertida_at: null, motivo_reversion: null };
   }
 
   findForClient(id: string, clientId: string): Promise<DispensaEntity | null> {

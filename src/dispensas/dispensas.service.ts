@@ -13,11 +13,7 @@ import { RecetaWebhooksService, argentinaDate, vidaDe } from '../recetas/recetas
 import { RecetasService, type Receta } from '../recetas/recetas.service.js';
 import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';
 import { dispensaView } from './dispensa-view.js';
-import {
-  dispensaDeReceta,
-  DispensasRepository,
-  ITEM_UNA_VEZ_INDEX,
-} from './dispensas.repository.js';
+import { DispensasRepository, ITEM_UNA_VEZ_INDEX } from './dispensas.repository.js';
 import { dispensasSettings, type DispensasSettings } from './dispensas.settings.js';
 import type { DispensaDto } from './dto/dispensa.dto.js';
 import type { DispensarDto } from './dto/dispensar.dto.js';
@@ -85,22 +81,24 @@ export class DispensasService {
         );
         if (problem) throw problem;
 
-        const written = await this.dispensas
+        const { cuit, nombre } = dto.farmacia;
+        const items = dto.items.map((i) => ({
+          item: i.item,
+          cantidad: i.cantidad,
+          codigo: i.codigo ?? null,
+          sustituido: i.sustituido ?? false,
+        }));
+        const dispensa = await this.dispensas
           .insert(
             {
               id: randomUUID(),
               id_transaccion: r.id_transaccion,
               client_id: client.id,
-              farmacia_cuit: dto.farmacia.cuit,
-              farmacia_nombre: dto.farmacia.nombre,
+              farmacia_cuit: cuit,
+              farmacia_nombre: nombre,
               fecha_dispensa: fechaDispensa,
               reserva_id: dto.reserva_id ?? null,
-              items: dto.items.map((i) => ({
-                item: i.item,
-                cantidad: i.cantidad,
-                codigo: i.codigo ?? null,
-                sustituido: i.sustituido ?? false,
-              })),
+              items,
             },
             [this.auditoria.eventInStatement({ ...event, resultado: 'ok' })],
           )
@@ -113,11 +111,22 @@ export class DispensasService {
         // dispensation added and the caller's reservation (if any) consumed — no re-read.
         const after = vidaDe(
           r,
-          [...before.dispensas, dispensaDeReceta(written)],
+          [
+            ...before.dispensas,
+            {
+              id: dispensa.id,
+              client_id: client.id,
+              fecha_dispensa: fechaDispensa,
+              farmacia: { cuit, nombre },
+              items,
+              revertida: false,
+              revertida_at: null,
+            },
+          ],
           before.reserva?.client_id === client.id ? null : before.reserva,
           argentinaDate(now),
         );
-        const view = dispensaView(written.dispensa, written.items, r, after.estado_receta);
+        const view = dispensaView(dispensa, items, r, after.estado_receta);
         await this.webhooks.notify(r, 'receta.dispensada', {
           id_dispensa: view.id_dispensa,
           estado_receta: view.estado_receta,

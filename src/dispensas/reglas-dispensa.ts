@@ -136,78 +136,70 @@ export function dispensaProblem(
     return noVigente(r.vigencia, pedido.fechaDispensaAr);
   if (pedido.hoy > hasta) return noVigente(r.vigencia, pedido.hoy);
 
-  const beyond = offending(
-    items,
-    (i) => i.item > r.items.length,
-    'item',
-    () =>
-      r.items.length === 1
-        ? 'the prescription has 1 item'
-        : `the prescription has ${r.items.length} items`,
-  );
-  if (beyond.length > 0) return validationFailed(beyond);
-  const excess = offending(
-    items,
-    (i) => i.cantidad > r.items[i.item - 1].cantidad,
-    'cantidad',
-    (i) => {
-      const n = r.items[i.item - 1].cantidad;
-      return `item ${i.item} was prescribed ${n} unit${n === 1 ? '' : 's'} at most`;
-    },
-  );
-  if (excess.length > 0)
-    return new DomainError(
-      'CANTIDAD_EXCEDIDA',
-      'More units than prescribed for an item; nothing was dispensed',
-      excess,
-    );
-  const sustitucion = sustitucionProblem(r, items);
-  if (sustitucion) return sustitucion;
-  const desconocido = medicamentoDesconocido(items, pedido.codigosDesconocidos ?? new Set());
-  if (desconocido) return desconocido;
-  const done = offending(
-    items,
-    (i) => r.cerrado[i.item - 1],
-    'item',
-    (i) => `item ${i.item} was dispensed already`,
-  );
-  if (done.length > 0) return itemYaDispensado(done);
-  return null;
-}
-
-/** SPEC 9.2's substitution rules (an item prescribed without a code takes any code). */
-function sustitucionProblem(r: RecetaEnJuego, items: ItemPedido[]): DomainError | null {
   const prescrito = (i: ItemPedido) => r.items[i.item - 1];
-  const prohibida = offending(
-    items,
-    (i) => i.sustituido === true && prescrito(i).sustituible === false,
-    'sustituido',
-    (i) => `item ${i.item} may not be substituted (the prescriber marked it sustituible: false)`,
+  return (
+    itemProblem(items, [
+      {
+        field: 'item',
+        bad: (i) => i.item > r.items.length,
+        issue: () =>
+          `the prescription has ${r.items.length} item${r.items.length === 1 ? '' : 's'}`,
+        refusal: validationFailed,
+      },
+      {
+        field: 'cantidad',
+        bad: (i) => i.cantidad > prescrito(i).cantidad,
+        issue: (i) => {
+          const n = prescrito(i).cantidad;
+          return `item ${i.item} was prescribed ${n} unit${n === 1 ? '' : 's'} at most`;
+        },
+        refusal: (d) =>
+          new DomainError(
+            'CANTIDAD_EXCEDIDA',
+            'More units than prescribed for an item; nothing was dispensed',
+            d,
+          ),
+      },
+      // SPEC 9.2's substitution rules (an item prescribed without a code takes any code).
+      {
+        field: 'sustituido',
+        bad: (i) => i.sustituido === true && prescrito(i).sustituible === false,
+        issue: (i) =>
+          `item ${i.item} may not be substituted (the prescriber marked it sustituible: false)`,
+        refusal: (d) =>
+          new DomainError(
+            'SUSTITUCION_NO_PERMITIDA',
+            'The prescriber forbade substituting an item; nothing was dispensed',
+            d,
+          ),
+      },
+      {
+        field: 'codigo',
+        bad: (i) =>
+          i.sustituido !== true &&
+          i.codigo !== undefined &&
+          prescrito(i).codigo !== undefined &&
+          i.codigo !== prescrito(i).codigo,
+        issue: (i) =>
+          `item ${i.item} was prescribed as ${prescrito(i).codigo}: dispensing ${i.codigo} is a substitution (send sustituido: true)`,
+        refusal: (d) =>
+          new DomainError(
+            'SUSTITUCION_NO_DECLARADA',
+            'A code other than the prescribed one was dispensed without declaring a substitution; nothing was dispensed',
+            d,
+          ),
+      },
+    ]) ??
+    medicamentoDesconocido(items, pedido.codigosDesconocidos ?? new Set()) ??
+    itemProblem(items, [
+      {
+        field: 'item',
+        bad: (i) => r.cerrado[i.item - 1],
+        issue: (i) => `item ${i.item} was dispensed already`,
+        refusal: itemYaDispensado,
+      },
+    ])
   );
-  if (prohibida.length > 0)
-    return new DomainError(
-      'SUSTITUCION_NO_PERMITIDA',
-      'The prescriber forbade substituting an item; nothing was dispensed',
-      prohibida,
-    );
-  const noDeclarada = offending(
-    items,
-    (i) =>
-      i.sustituido !== true &&
-      i.codigo !== undefined &&
-      prescrito(i).codigo !== undefined &&
-      i.codigo !== prescrito(i).codigo,
-    'codigo',
-    (i) =>
-      `item ${i.item} was prescribed as ${prescrito(i).codigo}: dispensing ${i.codigo} is a substitution (send sustituido: true)`,
-  );
-  if (noDeclarada.length > 0)
-    return new DomainError(
-      'SUSTITUCION_NO_DECLARADA',
-      'A code other than the prescribed one was dispensed without declaring a substitution; nothing was dispensed',
-      noDeclarada,
-    );
-  return null;
 }
 
 /** 409 naming the items (also what a violation of the database's own constraint answers). */
@@ -219,13 +211,20 @@ export function itemYaDispensado(details: ErrorDetail[]): DomainError {
   );
 }
 
-function offending(
-  items: ItemPedido[],
-  bad: (i: ItemPedido) => boolean,
-  field: 'item' | 'cantidad' | 'codigo' | 'sustituido',
-  issue: (i: ItemPedido) => string,
-): ErrorDetail[] {
-  return items.flatMap((i, n) =>
-    bad(i) ? [{ field: `items[${n}].${field}`, issue: issue(i) }] : [],
-  );
+interface ItemRule {
+  field: 'item' | 'cantidad' | 'codigo' | 'sustituido';
+  bad: (i: ItemPedido) => boolean;
+  issue: (i: ItemPedido) => string;
+  refusal: (details: ErrorDetail[]) => DomainError;
+}
+
+/** The first rule some item breaks, as its refusal naming every such item; in order. */
+function itemProblem(items: ItemPedido[], rules: ItemRule[]): DomainError | null {
+  for (const rule of rules) {
+    const details = items.flatMap((i, n) =>
+      rule.bad(i) ? [{ field: `items[${n}].${rule.field}`, issue: rule.issue(i) }] : [],
+    );
+    if (details.length > 0) return rule.refusal(details);
+  }
+  return null;
 }

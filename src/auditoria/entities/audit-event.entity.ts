@@ -11,31 +11,22 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 export class AuditEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id: string;
-
   @Column({ type: 'timestamptz', default: () => 'now()', insert: false, update: false })
   at: Date;
-
   @Column('text')
   tipo: string;
-
   @Column('char', { length: 41, nullable: true })
   cuir: string | null;
-
   @Column('bigint', { name: 'id_transaccion', nullable: true })
   idTransaccion: string | null;
-
   @Column('text')
   actor: string;
-
   @Column('text')
   resultado: string;
-
   @Column('text', { name: 'request_id', nullable: true })
   requestId: string | null;
-
   @Column('text', { name: 'client_request_id', nullable: true })
   clientRequestId: string | null;
-
   /** Never selected here: sealing reads it by SQL. */
   @Column({ type: 'bytea', select: false, insert: false, update: false })
   hash?: Buffer;

@@ -11,27 +11,20 @@ import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 export class AuditSealEntity {
   @PrimaryColumn('bigint')
   id: string;
-
   @Column('timestamptz', { default: () => 'now()' })
   at: Date;
-
   @Column('bigint')
   eventos: string;
-
   /** The ids of the events it covers, as an int8multirange (`{[1,40),[41,97)}`). */
   @Column('int8multirange')
   ids: string;
-
   /** The newest of its events' times: a purge takes only seals entirely older than its date. */
   @Column('timestamptz', { name: 'ultimo_at' })
   ultimoAt: Date;
-
   @Column('bytea')
   digest: Buffer;
-
   @Column('bytea', { name: 'hash_anterior' })
   hashAnterior: Buffer;
-
   @Column('bytea')
   hash: Buffer;
 }
