@@ -1,19 +1,13 @@
 import { createHash, type Hash, hash } from 'node:crypto';
 
 /**
- * Verify's fast path: an event as `COPY … TO STDOUT` sends it (text format) is turned into its
- * canonical text (audit-hash.ts's eventText, the same bytes) without making a string per field,
- * hashed, and compared with its stored hash. A row is read with the session in
- * `TimeZone = 'UTC'`, `DateStyle = 'ISO, YMD'`, `bytea_output = 'hex'` (COPY_SETTINGS): the
- * columns of COPY_COLUMNS then arrive exactly as `::text` renders them, except the time, whose
- * canonical form (to_char `YYYY-MM-DD"T"HH24:MI:SS.US"Z"`) is rebuilt here from ISO's.
+ * Verify's fast path: a `COPY … TO STDOUT` row (text format) of COPY_COLUMNS, read under
+ * COPY_SETTINGS, becomes eventText()'s bytes (audit-hash.ts) without a string per field. The
+ * columns then arrive as `::text` renders them, but the time, rebuilt here in to_char's form.
  */
-
-/** The columns read, in this order. */
 export const COPY_COLUMNS =
   'e.id, e.at, e.tipo, e.cuir::text, e.id_transaccion, e.actor, e.resultado, e.request_id, e.client_request_id, e.xid, e.hash';
 
-/** The session settings the rows must be read under. */
 export const COPY_SETTINGS = [
   `SET LOCAL TimeZone = 'UTC'`,
   `SET LOCAL DateStyle = 'ISO, YMD'`,
@@ -25,7 +19,7 @@ const [ID, AT, , , , , , , CLIENT_REQUEST_ID, XID, HASH] = Array.from(
   { length: FIELDS },
   (_, i) => i,
 );
-/** The fields of the text in order, the client request id's place aside (ev2 only). */
+/** The fields of the text after the time, the client request id aside (ev2 only). */
 const BEFORE_CLIENT_ID = [2, 3, 4, 5, 6, 7];
 
 const TAB = 9;
@@ -36,7 +30,7 @@ const COLON = 58;
 const TILDE = 126;
 const ZERO = 48;
 
-/** Why a row could not be read: never PostgreSQL's COPY output under COPY_SETTINGS. */
+/** A row that is not PostgreSQL's COPY output under COPY_SETTINGS. */
 export class UnreadableRow extends Error {}
 
 /** Reads one COPY row at a time; the text and hash buffers are reused from row to row. */
@@ -47,7 +41,6 @@ export class CopiedEvent {
   private text: Buffer = Buffer.allocUnsafe(1024);
   private p = 0;
 
-  /** Takes a row (valid until the next load). */
   load(row: Buffer): this {
     let s = 0;
     for (let f = 0; f < FIELDS - 1; f++) {
@@ -74,7 +67,6 @@ export class CopiedEvent {
     return this.compareDecimal(XID, from) >= 0 && this.compareDecimal(XID, to) < 0;
   }
 
-  /** The event's canonical text hashes to its stored hash. */
   hashMatches(): boolean {
     this.buildText();
     const computed = hash('sha256', this.text.subarray(0, this.p), 'hex');
@@ -88,7 +80,7 @@ export class CopiedEvent {
     digest.addHex(this.row, this.start[HASH] + 3, this.end[HASH]);
   }
 
-  /** The text eventText() builds, as bytes, in this.text[0, this.p). */
+  /** eventText()'s bytes, in this.text[0, this.p). */
   private buildText(): void {
     const need = this.row.length + 16 * FIELDS + 64;
     if (this.text.length < need) this.text = Buffer.allocUnsafe(need * 2);
@@ -134,9 +126,8 @@ export class CopiedEvent {
   }
 
   /**
-   * Writes `|len:YYYY-MM-DDTHH:MI:SS.ffffffZ` from ISO's `YYYY-MM-DD HH:MI:SS[.f…]+00[ BC]` at
-   * `p`, as to_char writes it: the year's digits (4 or more, no era), six fractional digits;
-   * infinity (to_char's NULL) as `~`. Returns the position after it.
+   * Writes `|len:YYYY-MM-DDTHH:MI:SS.ffffffZ` (to_char's: year without era, six fractional
+   * digits; infinity, to_char's NULL, as `~`) from ISO's `YYYY-MM-DD HH:MI:SS[.f…]+00[ BC]`.
    */
   private time(p: number): number {
     const row = this.row;
@@ -197,7 +188,7 @@ export class CopiedEvent {
   }
 }
 
-/** Bytes hashed in blocks: the digest of a seal's stored hashes, fed from hex. */
+/** The digest of a seal's stored hashes, fed from hex, hashed in blocks. */
 export class HashBytes {
   private readonly buf = Buffer.allocUnsafe(64 * 1024);
   private n = 0;
@@ -239,7 +230,6 @@ const HEX = new Int8Array(256).fill(-1);
 for (let i = 0; i < 10; i++) HEX[ZERO + i] = i;
 for (let i = 0; i < 6; i++) HEX[97 + i] = 10 + i;
 
-/** Writes `n` (≥ 0) in decimal at `p`; returns the position after it. */
 function writeDecimal(t: Buffer, p: number, n: number): number {
   if (n < 10) {
     t[p] = ZERO + n;

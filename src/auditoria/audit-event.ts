@@ -1,7 +1,4 @@
-/**
- * The kinds of event contract §8 lists. The column is open text with a format CHECK (lower-case
- * word), so a new kind needs no migration; these are the names to use for the listed ones.
- */
+/** The kinds of event contract §8 lists (the column takes any lower-case word). */
 export const AUDIT_TIPOS = [
   'registro',
   'anulacion',
@@ -25,25 +22,20 @@ export const ACTOR_PUBLICO = 'publico';
 
 /** One event as the caller describes it. No personal data: only the CUIR and ids. */
 export interface AuditEvent {
-  /** One of AUDIT_TIPOS, or another lower-case word (`^[a-z][a-z0-9_]{1,39}$`). */
   tipo: AuditTipo | (string & {});
   /** Stored only when it is a well-formed CUIR (41 digits): a refused request may carry junk. */
   cuir?: string | null;
   idTransaccion?: string | number | bigint | null;
-  /** The API client's id (uuid), or `paciente`. */
+  /** The API client's id (uuid), or `paciente`/`publico`. */
   actor: string;
   /** `ok`, or the error code the action answered (`PRESCRIPTION_CANCELLED`…). */
   resultado: string;
   /** The id the service minted for the request (a UUID); dropped when malformed. */
   requestId?: string | null;
-  /**
-   * The client's own X-Request-Id, recorded as what the client said, apart from requestId so
-   * that it never passes for the service's; dropped when it is not one the service would echo.
-   */
+  /** The client's own X-Request-Id, kept apart so it never passes for the service's. */
   clientRequestId?: string | null;
 }
 
-/** The columns written, normalised. */
 export interface AuditEventRow {
   tipo: string;
   cuir: string | null;
@@ -70,10 +62,9 @@ export class InvalidAuditEvent extends Error {
 }
 
 /**
- * The row for an event, with the table's CHECKs applied first so that a bad value fails here,
- * naming the field, rather than aborting the caller's statement. Optional fields that come
- * from a request (CUIR, request id, transaction id) are dropped when malformed, since a
- * refused request must still be logged; the mandatory ones are the caller's to get right.
+ * The row for an event, the table's CHECKs applied here to name the bad field rather than abort
+ * the caller's statement. Malformed optional fields (from a request) are dropped: a refusal
+ * must still be logged.
  */
 export function auditEventRow(e: AuditEvent): AuditEventRow {
   if (!TIPO.test(e.tipo)) throw new InvalidAuditEvent('tipo', e.tipo);

@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import type { AuditEventRow } from './audit-event.js';
 
 /**
- * The hashes of the event log, recomputed by verify independently of the database's own
- * functions (migrations 1763900010000 and 1795650128478 define the same texts in SQL for the
- * insert triggers):
- * a forger who replaced those functions still fails here. Every field is read as text exactly
- * as the database renders it (timestamps by `auditoria_instante`, UTC with microseconds).
+ * The event log's hashes, recomputed by verify apart from the database's own functions (the
+ * triggers' SQL, migrations 1763900010000 and 1795650128478), so a forger who replaced those
+ * still fails here. Fields are texts as the database renders them (times UTC, microseconds).
  */
 
 /** An event's hashed fields, as text (NULL as null): the columns written, and the database's. */
@@ -34,16 +32,15 @@ export const GENESIS = Buffer.alloc(32);
 const field = (v: string | null): string => (v === null ? '~' : `${Buffer.byteLength(v)}:${v}`);
 
 /**
- * `ev1` when the event has no client request id: the text of every event written before the
- * column existed, so their hashes still hold. `ev2` otherwise, the client's id hashed too (it
- * is recorded content); the tag keeps the two kinds of text apart.
+ * `ev1` without a client request id (the text of the events older than that column, whose
+ * hashes must still hold); `ev2` with it, hashed too.
  */
 export function eventText(e: EventFields): string {
-  const values = [e.id, e.at, e.tipo, e.cuir, e.id_transaccion, e.actor, e.resultado];
-  if (e.client_request_id === null)
-    return ['ev1', ...[...values, e.request_id, e.xid].map(field)].join('|');
-  const all = [...values, e.request_id, e.client_request_id, e.xid];
-  return ['ev2', ...all.map(field)].join('|');
+  const ev2 = e.client_request_id !== null;
+  const values = [e.id, e.at, e.tipo, e.cuir, e.id_transaccion, e.actor, e.resultado, e.request_id];
+  if (ev2) values.push(e.client_request_id);
+  values.push(e.xid);
+  return [ev2 ? 'ev2' : 'ev1', ...values.map(field)].join('|');
 }
 
 export function sealText(s: SealFields): string {

@@ -14,10 +14,7 @@ export interface PurgeResult {
   particiones: string[];
 }
 
-/**
- * The latest `--antes-de` a purge accepts at `now`: the UTC date `years` before it. A date is
- * taken as its UTC midnight, so every event it removes is at least `years` old.
- */
+/** The latest `--antes-de` a purge accepts at `now`: the UTC date `years` before (its midnight). */
 export function latestPurgeDate(now: Date, years: number): string {
   const d = new Date(now);
   d.setUTCFullYear(d.getUTCFullYear() - years);
@@ -28,9 +25,8 @@ const isDate = (s: string): boolean =>
   /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 /**
- * `--antes-de` of a purge (the event log's, or `particiones borrar`'s months): a real date, at
- * least `years` (never under MIN_RETENTION_YEARS) before `now`; otherwise VALIDATION_FAILED
- * naming the latest date accepted, and the setting that raised the retention when there is one.
+ * `--antes-de` of a purge (the event log's, or `particiones borrar`'s): a real date at least
+ * `years` (≥ MIN_RETENTION_YEARS) before `now`, else VALIDATION_FAILED naming the latest one.
  */
 export function checkedPurgeDate(
   antesDe: string,
@@ -53,9 +49,8 @@ export function checkedPurgeDate(
 }
 
 /**
- * Removes the events of whole seals entirely older than a date past the retention, keeping
- * the seals (so the chain still verifies) and recording the purge (so verify knows those
- * seals' events are gone on purpose). One transaction: all of it or nothing.
+ * Removes, in one transaction, the events of the seals entirely older than a date past the
+ * retention; the seals stay (the chain still verifies) and the purge is recorded for verify.
  */
 export class AuditPurger {
   constructor(

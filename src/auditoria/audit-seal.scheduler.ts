@@ -3,17 +3,14 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { auditoriaSettings } from './auditoria.settings.js';
-import type { AuditoriaSettings } from './auditoria.settings.js';
+import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.js';
 import { AuditSealer } from './audit-sealer.js';
 
 const SEAL_INTERVAL = 'auditoria-sellar';
 
 /**
- * Seals the event log every AUDIT_SEAL_SECONDS (0: never; `auditoria sellar` remains) on
- * every instance; the sealer's lock makes the others skip. An unref'd interval in the schedule
- * module's registry: it never keeps the process alive, and a tick while a run is still going
- * joins it instead of starting another.
+ * Seals the event log every AUDIT_SEAL_SECONDS (0: never) on every instance (the sealer's lock
+ * makes the others skip), on an unref'd interval; a tick during a run joins it.
  */
 @Injectable()
 export class AuditSealScheduler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -36,7 +33,7 @@ export class AuditSealScheduler implements OnApplicationBootstrap, OnModuleDestr
     }
   }
 
-  /** Stops the ticks (before the schedule module would) and waits for a seal in progress. */
+  /** Stops the ticks and waits for a seal in progress. */
   async onModuleDestroy(): Promise<void> {
     if (this.schedule.doesExist('interval', SEAL_INTERVAL))
       this.schedule.deleteInterval(SEAL_INTERVAL);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditSealsRepository, type WrittenSeal } from './audit-seals.repository.js';
 
 /** At most this many events per seal: the seal's statement holds their hashes in memory. */
-export const SEAL_MAX_EVENTS = 50_000;
+const SEAL_MAX_EVENTS = 50_000;
 /** Seals written by one run at most (a backlog of a million events: 20 seals, then the next run). */
 const MAX_SEALS_PER_RUN = 20;
 
@@ -10,10 +10,8 @@ export type SealRun =
   { outcome: 'sealed'; seals: WrittenSeal[] } | { outcome: 'skipped'; reason: 'locked' };
 
 /**
- * Writes the seals the finished events are waiting for. One sealer at a time across
- * instances: each seal's transaction takes an advisory lock and a run that finds it taken
- * skips (the holder is sealing the same events); the seals' primary key makes a fork
- * impossible even without it. Writers never wait for the sealer: it only reads their rows.
+ * Writes the seals the finished events wait for. One sealer at a time across instances: a run
+ * that finds the advisory lock taken skips (the seals' primary key forbids a fork anyway).
  */
 @Injectable()
 export class AuditSealer {
@@ -29,7 +27,6 @@ export class AuditSealer {
     return this.running;
   }
 
-  /** Resolves when the run in progress (if any) has ended. */
   async idle(): Promise<void> {
     await this.running?.catch(() => undefined);
   }

@@ -21,8 +21,8 @@ import {
   STRANGERS_SQL,
 } from './audit-seals.sql.js';
 
-/** Arbitrary constant: the advisory-lock key held by the sealer (and a purge), per transaction. */
-export const AUDIT_LOCK = 724_231_301;
+/** The advisory-lock key of the sealer (and a purge), per transaction; arbitrary. */
+const AUDIT_LOCK = 724_231_301;
 
 /** A seal as verify reads it: the hashed fields as text, the hashes as bytes. */
 export interface SealRow extends SealFields {
@@ -45,10 +45,7 @@ const DIGITS = /^[0-9]{1,20}$/;
 /** Ids per COPY statement of verify (at most that many rows: about a second's worth). */
 const COPY_IDS = 200_000n;
 
-/**
- * The seals: writing the next one, and what verify and purge read and remove. The chain's head
- * and a purge's record go through the entities; the rest is the SQL of audit-seals.sql.ts (why: there).
- */
+/** The seals: the next one written, and what verify and purge read and remove (audit-seals.sql.ts). */
 @Injectable()
 export class AuditSealsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -94,50 +91,42 @@ export class AuditSealsRepository {
     return head ?? null;
   }
 
-  /** Seals after `afterId`, in order, `limit` at a time. */
   sealsAfter(tx: EntityManager, afterId: string, limit: number): Promise<SealRow[]> {
     return tx.query(SEALS_AFTER_SQL, [afterId, limit]);
   }
 
-  /** One seal, or null. */
   async seal(tx: EntityManager, id: string): Promise<SealRow | null> {
     const rows: SealRow[] = await tx.query(SEAL_BY_ID_SQL, [id]);
     return rows[0] ?? null;
   }
 
   /**
-   * Streams the events of a seal's id set (its ranges, each [from, to)), by id, as COPY rows of
-   * COPY_COLUMNS (see audit-copy.ts); one statement per COPY_IDS ids of a range, so each stays
-   * well inside the statement timeout. The transaction must have run COPY_SETTINGS
-   * (copySettings). Returns how many rows were sent.
+   * Streams the events of a seal's id ranges ([from, to)) by id as COPY rows (audit-copy.ts),
+   * one statement per COPY_IDS ids, each well inside the statement timeout. Needs copySettings.
    */
   async copyEventsOfSeal(
     tx: EntityManager,
     ranges: ReadonlyArray<readonly [bigint, bigint]>,
     onRow: (row: Buffer) => void,
-  ): Promise<number> {
-    let total = 0;
+  ): Promise<void> {
     for (const [from, to] of ranges) {
       for (let lo = from; lo < to; lo += COPY_IDS) {
-        const hi = lo + COPY_IDS < to ? lo + COPY_IDS : to;
-        total += await copyOut(tx, copyEventsSql(lo, hi), onRow);
+        await copyOut(tx, copyEventsSql(lo, lo + COPY_IDS < to ? lo + COPY_IDS : to), onRow);
       }
     }
-    return total;
   }
 
-  /** The session settings copyEventsOfSeal's rows are read under, for the rest of `tx`. */
+  /** The session settings copyEventsOfSeal's rows are read under (COPY_SETTINGS). */
   async copySettings(tx: EntityManager): Promise<void> {
     for (const sql of COPY_SETTINGS) await tx.query(sql);
   }
 
-  /** How many events transactions in [desde, hasta) wrote (the xid index alone answers). */
-  async countWrittenIn(tx: EntityManager, desde: string, hasta: string): Promise<number> {
-    const [{ n }] = await tx.query<Array<{ n: string }>>(COUNT_WRITTEN_IN_SQL, [desde, hasta]);
-    return Number(n);
+  /** How many events transactions in [desde, hasta) wrote. */
+  countWrittenIn(tx: EntityManager, desde: string, hasta: string): Promise<number> {
+    return count(tx, COUNT_WRITTEN_IN_SQL, [desde, hasta]);
   }
 
-  /** Events written by transactions in [desde, hasta) whose id is not in `ids`: never sealed. */
+  /** Events written by transactions in [desde, hasta) whose id is not in `ids`. */
   async strangers(
     tx: EntityManager,
     desde: string,
@@ -150,12 +139,11 @@ export class AuditSealsRepository {
   }
 
   /** Events written at or after `desde` (the last seal's boundary): not sealed yet. */
-  async countPending(tx: EntityManager, desde: string): Promise<number> {
-    const [{ n }] = await tx.query<Array<{ n: string }>>(COUNT_PENDING_SQL, [desde]);
-    return Number(n);
+  countPending(tx: EntityManager, desde: string): Promise<number> {
+    return count(tx, COUNT_PENDING_SQL, [desde]);
   }
 
-  /** Seals not purged yet whose events are all older than `before` (UTC midnight of a date). */
+  /** Seals not purged yet whose events are all older than `before` (see PURGEABLE_SQL). */
   async purgeable(
     tx: EntityManager,
     before: string,
@@ -168,12 +156,10 @@ export class AuditSealsRepository {
   }
 
   /**
-   * Records the purge and removes the events of those seals, in `tx`: the months of the log
-   * (its partitions, database/particiones/) holding nothing but purged events are dropped
-   * whole, the rest deleted row by row. The delete trigger lets rows go only with the purge
-   * flag, this record, and each event older than five years; a month is dropped only when
-   * every event in it is a purged seal's. The drops come last: they lock the log against new
-   * events until the commit, which follows at once.
+   * Records the purge and removes those seals' events in `tx`: months of the log holding only
+   * purged events are dropped whole, the rest deleted by rows (the delete trigger wants the
+   * purge flag, this record, and events older than five years). The drops come last: they lock
+   * the log against new events until the commit, which follows at once.
    */
   async purge(
     tx: EntityManager,
@@ -202,10 +188,7 @@ export class AuditSealsRepository {
     };
   }
 
-  /**
-   * The log's months, oldest first, that hold events and only purged ones (no event of a
-   * transaction at or past STAYING_FROM_XID_SQL's): up to the first that does not.
-   */
+  /** The log's oldest months holding events, and only purged ones (below STAYING_FROM_XID_SQL). */
   private async wholeMonths(
     tx: EntityManager,
   ): Promise<Array<{ name: string; hasta: string; n: number }>> {
@@ -230,4 +213,9 @@ export class AuditSealsRepository {
     }
     return out;
   }
+}
+
+async function count(tx: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  const [{ n }] = await tx.query<Array<{ n: string }>>(sql, params);
+  return Number(n);
 }

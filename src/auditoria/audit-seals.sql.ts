@@ -1,12 +1,8 @@
 import { COPY_COLUMNS } from './audit-copy.js';
 
 /**
- * The seals' SQL: the sealer's one statement, and what verify and a purge read and remove. Kept
- * as SQL because verify recomputes hashes from the exact texts the database gives (`::text`,
- * microsecond times, xid8, multiranges), which an entity's hydration would lose, and the sealer
- * and verify are measured paths (bench/auditoria.ts, BENCHMARKS.md "The event log at scale").
- * Ordinary reads and writes of the seals (the chain's head, a purge's record) go through
- * AuditSealEntity and AuditPurgeEntity. This file depends on nothing but COPY's columns.
+ * The seals' SQL. SQL because verify hashes the exact texts the database gives (`::text`, xid8,
+ * multiranges), which entities would lose, and the sealer and verify are measured paths.
  */
 
 // to_char itself, not auditoria_instante(): verify must not lean on the log's own functions.
@@ -19,16 +15,12 @@ const SEAL_COLUMNS = `s.id::text, ${instante('s.at')} AS at, s.xid_desde::text, 
   EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id) AS purgado`;
 
 /**
- * The next seal in ONE statement: its boundary is this statement's snapshot xmin (every
- * transaction below it has ended, so the events below it are final); it covers the events
- * written by transactions in [previous boundary, boundary), at most $1 of them (a sealer off
- * for a day must not build one huge seal): when capped, the boundary is the xid of the first
- * event left out, or, when the first transaction alone holds more, the next one's (it is
- * sealed whole: a transaction is never split across seals).
- * Nothing is written when there is nothing new. The insert trigger chains it to the previous seal.
- * The bounds are scalar subqueries, not joined rows, so every partition's xid index is entered at
- * the previous boundary: joined, the planner walked each index from its start, and a seal cost
- * grew with every event ever sealed (5 s a seal at 50M events; BENCHMARKS.md, "National scale").
+ * The next seal in ONE statement: it covers the events of transactions in [previous boundary,
+ * this snapshot's xmin) (all ended, so final), at most $1 of them: when capped, the boundary is
+ * the first left-out event's xid, or the next transaction's when the first alone holds more (a
+ * transaction is never split). Nothing new: nothing written. The insert trigger chains it. The
+ * bounds are scalar subqueries so each partition's xid index is entered at the boundary (joined,
+ * the planner walked each index from its start).
  */
 export const SEAL_SQL = `
   WITH prev AS (
@@ -87,18 +79,14 @@ export const PURGEABLE_SQL = `SELECT COALESCE(range_agg(int8range(s.id, s.id, '[
    WHERE s.ultimo_at < ($1::date)::timestamp AT TIME ZONE 'UTC'
      AND NOT EXISTS (SELECT 1 FROM auditoria_purgas p WHERE p.sellos @> s.id)`;
 
-/**
- * The events of the seals in `$1` (an int8multirange), by their writing transactions, whose id
- * is `$2` or more: the months below are dropped whole instead (AuditSealsRepository.purge).
- */
+/** The events of the seals in `$1` with ids from `$2` (the months below are dropped whole). */
 export const PURGE_EVENTS_SQL = `DELETE FROM auditoria_eventos e USING auditoria_sellos s
   WHERE s.id <@ $1::int8multirange AND e.xid >= s.xid_desde AND e.xid < s.xid_hasta
     AND e.id >= $2::bigint`;
 
 /**
- * The writing transaction from which events stay after the purges recorded so far: the first
- * seal no purge covers, else the end of the last seal (the unsealed events stay), else 0. Seals
- * cover the transactions from 0 up without gaps, so an event below it is a purged seal's.
+ * The writing transaction from which events stay after the purges so far: the first seal no
+ * purge covers, else the last seal's end, else 0 (seals cover the xids from 0 without gaps).
  */
 export const STAYING_FROM_XID_SQL = `SELECT coalesce(
     (SELECT min(s.xid_desde) FROM auditoria_sellos s
@@ -106,10 +94,7 @@ export const STAYING_FROM_XID_SQL = `SELECT coalesce(
     (SELECT max(s.xid_hasta) FROM auditoria_sellos s),
     '0'::xid8)::text AS xid`;
 
-/**
- * The first event no seal covers yet (the one with the lowest writing transaction at or past the
- * last seal's boundary: an index range on `xid`, one row), and the last seal's time.
- */
+/** The age of the first event no seal covers yet (one row of the xid index), the last seal's time. */
 export const SEALING_STATE_SQL = `
   WITH head AS (SELECT xid_hasta, at FROM auditoria_sellos ORDER BY id DESC LIMIT 1)
   SELECT extract(epoch FROM (SELECT at FROM head))::float8 AS last_seal,
@@ -119,11 +104,9 @@ export const SEALING_STATE_SQL = `
             ORDER BY e.xid LIMIT 1))::float8 AS oldest_unsealed_age`;
 
 /**
- * The COPY of the events whose ids are in [lo, hi), by id (COPY takes no parameters: the caller
- * passes bigints). The caller walks a seal's id set range by range, so every id asked for is the
- * seal's: no containment test, and ids between its ranges (a month's jump of the sequence,
- * database/particiones/periodos.ts, spans 10⁹ of them) are never walked. The bounds let the
- * primary key serve the walk, within one month's partition.
+ * The COPY of the events with ids in [lo, hi), by id (COPY takes no parameters: bigints only).
+ * Walked range by range of a seal's id set, so ids between its ranges (a month's jump of the
+ * sequence spans 10⁹) are never walked.
  */
 export function copyEventsSql(lo: bigint, hi: bigint): string {
   return `COPY (SELECT ${COPY_COLUMNS} FROM auditoria_eventos e

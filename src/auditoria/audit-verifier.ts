@@ -13,10 +13,7 @@ import { type SealRow, AuditSealsRepository } from './audit-seals.repository.js'
 
 export interface VerifyReport {
   ok: boolean;
-  /**
-   * With `desde`: the seal taken as the first link, and its stored hash (compare it with the one
-   * kept from an earlier run). It and the seals and events before it are not examined.
-   */
+  /** With `desde`: the seal taken as the first link (not examined), and its stored hash. */
   desde?: { id: string; hash: string };
   /** Seals whose chain was checked (purged ones included). */
   sellos: number;
@@ -36,28 +33,13 @@ const SEAL_PAGE = 500;
 /** Enough to see what happened; past it, verify stops (a mass deletion would list millions). */
 const MAX_PROBLEMS = 20;
 
-/** What a walk over a seal's events saw. */
-interface SealEvents {
-  /** Events of the seal's id set present (all read, unless verify stopped at MAX_PROBLEMS). */
-  found: number;
-  /** Of those, the ones written inside the seal's transaction range. */
-  inRange: number;
-}
-
 /**
- * Recomputes the chain and every sealed event. Per seal: it follows the previous one (number,
- * boundary, hash) and its hash is recomputed; then its events are walked in id order: each
- * event's hash is recomputed from its fields (an altered event is named), each id the seal
- * covers must be there (a deleted one is named) and written inside the seal's transaction
- * range, and their hashes must give the seal's digest (an event altered and re-hashed names
- * the seal); finally an event written in that range but not covered by the seal is named as
- * inserted. All in one read-only snapshot, so a seal or purge meanwhile cannot confuse it.
- *
- * From a seal on (`desde`): the same from the next seal, the given seal's stored hash and
- * boundary being the first link, as the genesis is for a full check.
- *
- * The events are read as COPY rows and hashed from their bytes (audit-copy.ts): ~5× the rate of
- * reading them as rows of strings (BENCHMARKS.md, "The event log at scale").
+ * Recomputes the chain and every sealed event, in one read-only snapshot. Per seal: it follows
+ * the previous one (number, boundary, hash) and its hash holds; each event it covers is there,
+ * hashes to its stored hash and was written in the seal's transaction range; their hashes give
+ * the seal's digest; no other event was written in that range. From a seal on (`desde`), that
+ * seal is the first link, as the genesis is for a full check. Events are read as COPY rows and
+ * hashed from their bytes (audit-copy.ts).
  */
 export class AuditVerifier {
   constructor(private readonly sellos: AuditSealsRepository) {}
@@ -123,54 +105,74 @@ export class AuditVerifier {
 
   /** The seal follows `prev` (number, boundary, previous hash) and its own hash holds. */
   private checkLink(seal: SealRow, prev: SealRow | null, problems: Problems): void {
-    const problem = (p: string) => problems.add(p);
     const expectedId = prev ? BigInt(prev.id) + 1n : 1n;
-    if (BigInt(seal.id) !== expectedId) problem(`seal ${expectedId}: missing (chain broken)`);
+    if (BigInt(seal.id) !== expectedId) problems.add(`seal ${expectedId}: missing (chain broken)`);
     else if (seal.xid_desde !== (prev?.xid_hasta ?? '0'))
-      problem(`seal ${seal.id}: chain broken (its range does not start where the previous ends)`);
+      problems.add(
+        `seal ${seal.id}: chain broken (its range does not start where the previous ends)`,
+      );
     else if (!seal.hash_anterior.equals(prev?.hash ?? GENESIS))
-      problem(`seal ${seal.id}: chain broken (previous hash differs)`);
+      problems.add(`seal ${seal.id}: chain broken (previous hash differs)`);
     if (!sealHash(seal.hash_anterior, seal, seal.digest).equals(seal.hash))
-      problem(`seal ${seal.id}: altered (its hash does not match its fields)`);
+      problems.add(`seal ${seal.id}: altered (its hash does not match its fields)`);
   }
 
   /**
-   * Walks the seal's events in one pass that only hashes; when an id the seal covers is
-   * missing, walks them again id by id to name it in its place among the other problems.
+   * Walks the seal's events once, only hashing; when an id the seal covers is missing, walks them
+   * again (`byId`) to name each deleted one in its place among the other problems. Returns the
+   * events found (all read, unless the problems filled up) and those written in its range.
    */
   private async checkEvents(
     tx: EntityManager,
     seal: SealRow,
     problems: Problems,
-  ): Promise<SealEvents> {
-    let ranges: IdRanges;
-    try {
-      ranges = parseIdRanges(seal.ids);
-    } catch {
-      problems.add(`seal ${seal.id}: altered (unreadable id set)`);
-      return { found: 0, inRange: 0 };
-    }
-    const size = rangesSize(ranges);
-    if (size !== BigInt(seal.eventos)) {
-      problems.add(`seal ${seal.id}: altered (its id set does not hold its event count)`);
+    ranges?: IdRanges,
+  ): Promise<{ found: number; inRange: number }> {
+    const byId = ranges !== undefined;
+    if (!ranges) {
+      try {
+        ranges = parseIdRanges(seal.ids);
+      } catch {
+        problems.add(`seal ${seal.id}: altered (unreadable id set)`);
+        return { found: 0, inRange: 0 };
+      }
+      if (rangesSize(ranges) !== BigInt(seal.eventos))
+        problems.add(`seal ${seal.id}: altered (its id set does not hold its event count)`);
     }
     const own: string[] = [];
     const digest = new HashBytes();
-    const seen: SealEvents = { found: 0, inRange: 0 };
-    const xids = xidBounds(seal);
+    const seen = { found: 0, inRange: 0 };
+    const from = Buffer.from(seal.xid_desde, 'latin1');
+    const to = Buffer.from(seal.xid_hasta, 'latin1');
     const ev = new CopiedEvent();
-    await this.eachEvent(tx, seal, ranges, (row) => {
-      seen.found++;
+    const expected = idsOf(ranges);
+    let next = expected.next();
+    const deletedUpTo = (id?: bigint) => {
+      for (; !next.done && (id === undefined || next.value < id); next = expected.next()) {
+        if (own.length >= problems.room) return;
+        own.push(`event ${next.value}: deleted (sealed by seal ${seal.id})`);
+      }
+    };
+    await this.sellos.copyEventsOfSeal(tx, ranges, (row) => {
+      if (!byId) seen.found++;
       if (own.length >= problems.room) return; // this seal alone fills the list
       ev.load(row);
-      const inRange = ev.xidIn(xids.from, xids.to);
+      if (byId) {
+        const id = BigInt(ev.id);
+        deletedUpTo(id);
+        next = expected.next();
+        seen.found++;
+      }
+      const inRange = ev.xidIn(from, to);
       if (inRange) seen.inRange++;
       if (!ev.hashMatches()) own.push(`event ${ev.id}: altered`);
       else if (!inRange) own.push(`event ${ev.id}: altered (moved out of seal ${seal.id})`);
       ev.addStoredHash(digest);
     });
     // Every row is an id of the set (the query's filter), each once: all there, or some deleted.
-    if (BigInt(seen.found) !== size) return this.checkEventsById(tx, seal, ranges, problems);
+    if (byId) deletedUpTo();
+    else if (BigInt(seen.found) !== rangesSize(ranges))
+      return this.checkEvents(tx, seal, problems, ranges);
     for (const p of own) problems.add(p);
     // Only when every event looked right: then a different digest means one was re-hashed.
     if (own.length === 0 && !digest.digest().equals(seal.digest)) {
@@ -180,66 +182,7 @@ export class AuditVerifier {
     }
     return seen;
   }
-
-  /** The walk that names deleted events, in id order with the others' problems. */
-  private async checkEventsById(
-    tx: EntityManager,
-    seal: SealRow,
-    ranges: IdRanges,
-    problems: Problems,
-  ): Promise<SealEvents> {
-    let eventProblems = 0;
-    const eventProblem = (p: string) => {
-      eventProblems++;
-      problems.add(p);
-    };
-    const expected = idsOf(ranges);
-    let next = expected.next();
-    const digest = new HashBytes();
-    const seen: SealEvents = { found: 0, inRange: 0 };
-    const xids = xidBounds(seal);
-    const ev = new CopiedEvent();
-    await this.eachEvent(tx, seal, ranges, (row) => {
-      if (problems.full) return;
-      ev.load(row);
-      const id = BigInt(ev.id);
-      for (; !next.done && next.value < id && !problems.full; next = expected.next()) {
-        eventProblem(`event ${next.value}: deleted (sealed by seal ${seal.id})`);
-      }
-      next = expected.next();
-      const inRange = ev.xidIn(xids.from, xids.to);
-      if (inRange) seen.inRange++;
-      if (!ev.hashMatches()) eventProblem(`event ${id}: altered`);
-      else if (!inRange) eventProblem(`event ${id}: altered (moved out of seal ${seal.id})`);
-      ev.addStoredHash(digest);
-      seen.found++;
-    });
-    for (; !next.done && !problems.full; next = expected.next()) {
-      eventProblem(`event ${next.value}: deleted (sealed by seal ${seal.id})`);
-    }
-    if (eventProblems === 0 && !digest.digest().equals(seal.digest)) {
-      problems.add(
-        `seal ${seal.id}: its events do not match its digest (an event was altered and re-hashed)`,
-      );
-    }
-    return seen;
-  }
-
-  /** The seal's events by id, as COPY rows. */
-  private async eachEvent(
-    tx: EntityManager,
-    seal: SealRow,
-    ranges: IdRanges,
-    onRow: (row: Buffer) => void,
-  ): Promise<void> {
-    await this.sellos.copyEventsOfSeal(tx, ranges, onRow);
-  }
 }
-
-const xidBounds = (seal: SealRow) => ({
-  from: Buffer.from(seal.xid_desde, 'latin1'),
-  to: Buffer.from(seal.xid_hasta, 'latin1'),
-});
 
 /** The problems found, up to MAX_PROBLEMS. */
 class Problems {

@@ -8,9 +8,8 @@ import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.
 import { SEALING_STATE_SQL } from './audit-seals.sql.js';
 
 /**
- * Whether sealing keeps up, for the operators' alert (unsealed events older than twice the seal
- * interval). Read from the shared database at scrape time: every instance reports the same value
- * (aggregate with max); a failed read keeps the previous value rather than failing /metrics.
+ * Whether sealing keeps up (the operators' alert), read from the shared database at scrape time:
+ * every instance reports the same value; a failed read keeps the previous one.
  */
 @Injectable()
 export class AuditoriaMetrics {
@@ -22,15 +21,15 @@ export class AuditoriaMetrics {
     const registers = [metrics.registry];
     let state = { last_seal: 0, oldest_unsealed_age: 0 };
     const refresh = async () => {
-      const rows = await db
+      const [row] = await db
         .query<Array<{ last_seal: number | null; oldest_unsealed_age: number | null }>>(
           SEALING_STATE_SQL,
         )
-        .catch(() => undefined);
-      if (rows?.[0])
+        .catch(() => []);
+      if (row)
         state = {
-          last_seal: rows[0].last_seal ?? 0,
-          oldest_unsealed_age: Math.max(0, rows[0].oldest_unsealed_age ?? 0),
+          last_seal: row.last_seal ?? 0,
+          oldest_unsealed_age: Math.max(0, row.oldest_unsealed_age ?? 0),
         };
       return state;
     };

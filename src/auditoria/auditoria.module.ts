@@ -10,10 +10,7 @@ import { AuditPurgeEntity } from './entities/audit-purge.entity.js';
 import { AuditSealEntity } from './entities/audit-seal.entity.js';
 import { AuditSealsRepository } from './audit-seals.repository.js';
 
-/**
- * The sealed event log (contract §8): the writer other modules call, and the sealer that runs in
- * every instance. Verify and purge are operator commands (src/cli/auditoria.command.ts).
- */
+/** The sealed event log (contract §8): its writer, and the sealer; verify and purge are CLI commands. */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditSealEntity, AuditPurgeEntity])],
   providers: [

@@ -1,6 +1,2 @@
-/**
- * What the auditoria module shares with the others besides its services (the layer rule of
- * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
- * *.service.ts and this file).
- */
+/** What the auditoria module shares with the others besides its services. */
 export * from './audit-event.js';

@@ -5,15 +5,14 @@ import { AUDIT_INSERT_COLUMNS, INSERT_EVENT_SQL } from './auditoria.sql.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 
 /**
- * SQL of the event log's writers and readers. A write is one plain INSERT: the trigger stamps
- * the writing transaction and the hash; nothing is locked and no chain head is read, so
- * concurrent actions never wait for each other here (sealing happens later, see AuditSealsRepository).
+ * The event log's writes and reads. A write is one plain INSERT (the trigger stamps the xid and
+ * hash): nothing is locked, so concurrent actions never wait for each other here.
  */
 @Injectable()
 export class AuditoriaRepository {
   constructor(private readonly transactions: Transactions) {}
 
-  /** Inserts one event, in the running transaction when there is one (a prepared statement). */
+  /** Inserts one event, in the running transaction when there is one. */
   async insert(r: AuditEventRow): Promise<string> {
     const rows = await this.transactions.prepared<{ id: string }>(
       INSERT_EVENT_SQL,

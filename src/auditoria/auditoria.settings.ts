@@ -3,7 +3,6 @@ import { IntSetting } from '../config/setting-decorators.js';
 import { defineSettings, SettingsOf } from '../config/settings.js';
 
 class AuditoriaVariables {
-  /** Seal the event log every N seconds (0: only by `npm run cli -- auditoria sellar`). */
   @Documented('event log: seal every N s (0: only the CLI)', {
     default: 60,
     env: 'seal the new events every N seconds, chained by SHA-256 (0: only `npm run cli -- auditoria sellar`)',

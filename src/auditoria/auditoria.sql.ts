@@ -3,16 +3,11 @@ import type { CompanionStatement, SqlParams } from '../common/sql/sql-params.js'
 import { type AuditEvent, auditEventRow, type AuditEventRow } from './audit-event.js';
 import { AuditEventEntity } from './entities/audit-event.entity.js';
 
-/**
- * The event log's write, alone (AuditoriaRepository) and inside another statement (the
- * registration's single INSERT … WITH). Part of the surface bench/ may read: the baseline
- * writes the same row the service does.
- */
+/** The event log's write, alone (AuditoriaRepository) and inside another statement. */
 
 /**
- * The columns an event is written with: the entity's, but those the database fills (the id; the
- * time, the transaction and the hash, which the insert trigger stamps). Each must be a field of
- * AuditEventRow, or this module refuses to load.
+ * The columns written: the entity's but those the database fills (id; the trigger's time, xid
+ * and hash). Each must be a field of AuditEventRow, or this module refuses to load.
  */
 const ROW_FIELDS: Record<keyof AuditEventRow, true> = {
   tipo: true,
@@ -30,7 +25,7 @@ export const AUDIT_INSERT_COLUMNS = entityColumns(AuditEventEntity)
     return c.column as keyof AuditEventRow;
   });
 
-export const AUDIT_COLUMNS = AUDIT_INSERT_COLUMNS.join(', ');
+const AUDIT_COLUMNS = AUDIT_INSERT_COLUMNS.join(', ');
 
 /** One event, alone: $1… in AUDIT_INSERT_COLUMNS' order. */
 export const INSERT_EVENT_SQL = `INSERT INTO auditoria_eventos (${AUDIT_COLUMNS}) VALUES (${AUDIT_INSERT_COLUMNS.map(
@@ -45,9 +40,7 @@ const placeholders = (p: SqlParams, r: AuditEventRow, idTransaccion: string) =>
 
 /**
  * The event as a statement for another statement's `WITH`: one event per row of the CTE
- * `source`, its `id` column being the prescription's id_transaccion (any `idTransaccion` of
- * the event is ignored). The insert trigger stamps the transaction and the hash; nothing is
- * locked and no chain head is read.
+ * `source`, whose `id` is the prescription's id_transaccion (the event's own is ignored).
  */
 export function eventInStatementSql(event: Omit<AuditEvent, 'idTransaccion'>): CompanionStatement {
   const row = auditEventRow({ ...event, idTransaccion: null });

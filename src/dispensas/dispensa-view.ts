@@ -6,7 +6,7 @@ import type { DispensaEntity } from './entities/dispensa.entity.js';
 /** A dispensation as its dispenser reads it, with the prescription's names and quantities. */
 export function dispensaView(
   d: DispensaEntity,
-  items: DispensaItemEntity[],
+  items: ReadonlyArray<Pick<DispensaItemEntity, 'item' | 'cantidad' | 'codigo' | 'sustituido'>>,
   receta: {
     cuir: string;
     items: ReadonlyArray<{ nombre: string; cantidad: number; codigo?: string; dci?: string }>;

@@ -7,8 +7,6 @@ import { MedicamentosModule } from '../medicamentos/medicamentos.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
 import { VerificacionModule } from '../verificacion/verificacion.module.js';
 import { DispensacionPort } from '../recetas/recetas.public.js';
-import { DispensacionAdapter } from './dispensacion.adapter.js';
-import { DispensasAudit } from './dispensas-audit.js';
 import { DispensasController } from './dispensas.controller.js';
 import { DispensasRepository } from './dispensas.repository.js';
 import { DispensasService } from './dispensas.service.js';
@@ -20,14 +18,9 @@ import { ReservasRepository } from './reservas.repository.js';
 import { ReservasService } from './reservas.service.js';
 
 /**
- * Reservation, dispensation and reversal of prescriptions by dispensers (contract §7). It reaches
- * prescriptions through RecetasService (their row lock, their life) and tells their owners
- * through RecetaWebhooksService.
- *
- * Global for one reason: it provides recetas' DispensacionPort (what recetas needs to know of
- * dispensations: the detail, estado_receta, the cancellation's 409s). recetas declares the port
- * and does not import this module — a global module's exports reach every module — so the two
- * depend on each other's data without a module or import cycle. Nothing else is exported.
+ * Reservation, dispensation and reversal by dispensers (contract §7). Global only to provide
+ * recetas' DispensacionPort: recetas declares it without importing this module, so the two
+ * share data without a module or import cycle.
  */
 @Global()
 @Module({
@@ -44,11 +37,9 @@ import { ReservasService } from './reservas.service.js';
   providers: [
     DispensasRepository,
     ReservasRepository,
-    DispensasAudit,
     ReservasService,
     DispensasService,
-    DispensacionAdapter,
-    { provide: DispensacionPort, useExisting: DispensacionAdapter },
+    { provide: DispensacionPort, useExisting: DispensasRepository },
   ],
   exports: [DispensacionPort],
 })

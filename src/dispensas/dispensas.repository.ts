@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { Transactions } from '../database/transactions.js';
-import type { EstadoDispensacion } from '../recetas/recetas.public.js';
+import { DispensacionPort, type EstadoDispensacion } from '../recetas/recetas.public.js';
 import {
   type DispensaInsert,
   ESTADO_DISPENSACION_SQL,
@@ -14,19 +14,15 @@ import { DispensaEntity } from './entities/dispensa.entity.js';
 /** The unique index that keeps an item from being dispensed twice (see the migration). */
 export const ITEM_UNA_VEZ_INDEX = 'dispensa_items_una_vez';
 
-/** A dispensation with its items. */
-export interface DispensaConItems {
-  dispensa: DispensaEntity;
-  items: DispensaItemEntity[];
-}
-
 /**
- * Dispensations and their items. The dispensation's hot path (the state read and the write)
- * runs the fixed SQL of dispensas.sql.ts; the rest goes through the entities.
+ * Dispensations and their items; also recetas' DispensacionPort (DispensasModule provides it
+ * under the port's token). The hot path (the state read, the write) is dispensas.sql.ts's SQL.
  */
 @Injectable()
-export class DispensasRepository {
-  constructor(private readonly transactions: Transactions) {}
+export class DispensasRepository extends DispensacionPort {
+  constructor(private readonly transactions: Transactions) {
+    super();
+  }
 
   private get dispensas() {
     return this.transactions.repository(DispensaEntity);
@@ -36,30 +32,12 @@ export class DispensasRepository {
     return this.transactions.repository(DispensaItemEntity);
   }
 
-  /**
-   * The dispensation, its items, its dispenser's live reservation consumed and the companions,
-   * in one statement (dispensas.sql.ts); a unique violation on ITEM_UNA_VEZ_INDEX if an item
-   * was dispensed already (then nothing is written).
-   */
-  async insert(d: DispensaInsert, companions: CompanionStatement[]): Promise<DispensaConItems> {
+  /** One statement (insertDispensaSql); a unique violation on ITEM_UNA_VEZ_INDEX writes nothing. */
+  async insert(d: DispensaInsert, companions: CompanionStatement[]): Promise<DispensaEntity> {
     const { sql, values } = insertDispensaSql(d, companions);
-    const rows = await this.transactions.prepared<{ created_at: Date }>(sql, values);
-    const { items, ...fields } = d;
-    return {
-      dispensa: {
-        ...fields,
-        created_at: rows[0].created_at,
-        revertida: false,
-        revertida_at: null,
-        motivo_reversion: null,
-      },
-      items: items.map((i) => ({
-        ...i,
-        id_dispensa: d.id,
-        id_transaccion: d.id_transaccion,
-        revertida: false,
-      })),
-    };
+    const [{ created_at }] = await this.transactions.prepared<{ created_at: Date }>(sql, values);
+    const { items: _, ...fields } = d;
+    return { ...fields, created_at, revertida: false, revertida_at: null, motivo_reversion: null };
   }
 
   findForClient(id: string, clientId: string): Promise<DispensaEntity | null> {
@@ -70,7 +48,7 @@ export class DispensasRepository {
     return this.items.find({ where: { id_dispensa: idDispensa }, order: { item: 'ASC' } });
   }
 
-  /** A prescription's dispensations (oldest first, reversed ones included) and live reservation. */
+  /** The port's read: a prescription's dispensations and live reservation (inside the transaction). */
   async estado(idTransaccion: string): Promise<EstadoDispensacion> {
     const rows = await this.transactions.prepared<EstadoDispensacionRow>(ESTADO_DISPENSACION_SQL, [
       idTransaccion,
@@ -97,10 +75,7 @@ export class DispensasRepository {
     return row?.ok === true;
   }
 
-  /**
-   * Reverses it (once). Its items follow by the foreign key's ON UPDATE CASCADE, leaving the
-   * single-dispensation index, so they are dispensable again.
-   */
+  /** Reverses it (once); its items follow by ON UPDATE CASCADE, dispensable again. */
   async revert(id: string, motivo: string): Promise<void> {
     await this.dispensas
       .createQueryBuilder()

@@ -1,24 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import { isUniqueViolation } from '../common/database-errors.js';
 import { DomainError, notFound, validationFailed } from '../common/errors/domain-error.js';
 import type { ErrorDetail } from '../common/errors/error-codes.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import type { CompanionStatement } from '../common/sql/sql-params.js';
 import { UUID } from '../common/validation/patterns.js';
 import { InjectSettings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { MedicamentosService } from '../medicamentos/medicamentos.service.js';
 import { RecetaWebhooksService, argentinaDate, vidaDe } from '../recetas/recetas.public.js';
-import { RecetasService } from '../recetas/recetas.service.js';
+import { RecetasService, type Receta } from '../recetas/recetas.service.js';
 import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';
-import type { Receta } from '../recetas/recetas.service.js';
-import { dispensaDeReceta } from './dispensacion.adapter.js';
 import { dispensaView } from './dispensa-view.js';
-import { DispensasAudit } from './dispensas-audit.js';
 import { DispensasRepository, ITEM_UNA_VEZ_INDEX } from './dispensas.repository.js';
-import { dispensasSettings } from './dispensas.settings.js';
-import type { DispensasSettings } from './dispensas.settings.js';
+import { dispensasSettings, type DispensasSettings } from './dispensas.settings.js';
 import type { DispensaDto } from './dto/dispensa.dto.js';
 import type { DispensarDto } from './dto/dispensar.dto.js';
 import type { DispensaEntity } from './entities/dispensa.entity.js';
@@ -26,15 +22,12 @@ import { dispensaProblem, itemYaDispensado, recetaEnJuego } from './reglas-dispe
 import { ReservasRepository } from './reservas.repository.js';
 
 /**
- * Dispensations (contract §7), a dispenser's own:
- * - recording one: under the prescription's row lock every rule is checked against the request
- *   as a whole (one bad item: nothing is written), then the dispensation, its items, the
- *   caller's reservation consumed and the event log entry are written by one statement, and
- *   commit with the owner's webhook; the database's unique index keeps an item from being
- *   dispensed twice whatever reaches it;
- * - reading one, and reversing it within DISPENSA_REVERSION_HORAS of when it was recorded,
- *   under the same lock.
- * Another client's dispensation answers exactly like a missing one.
+ * Dispensations (contract §7), a dispenser's own. Recording one: under the prescription's row
+ * lock every rule is checked against the whole request (one bad item: nothing is written), then
+ * one statement writes it, its items, the caller's reservation consumed and its event; the
+ * unique index keeps an item from being dispensed twice whatever reaches it. Reversing one:
+ * within DISPENSA_REVERSION_HORAS, under the same lock. Another client's answers as a missing one.
+ * Every action is written to the event log (contract §8), refusals too.
  */
 @Injectable()
 export class DispensasService {
@@ -44,14 +37,14 @@ export class DispensasService {
     private readonly reservas: ReservasRepository,
     private readonly transactions: Transactions,
     private readonly webhooks: RecetaWebhooksService,
-    private readonly audit: DispensasAudit,
+    private readonly auditoria: AuditoriaService,
     private readonly medicamentos: MedicamentosService,
     private readonly enumeracion: EnumeracionLimiter,
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
 
   async dispensar(client: AuthenticatedClient, dto: DispensarDto): Promise<DispensaDto> {
-    const event = { tipo: 'dispensa' as const, actor: client.id, cuir: dto.cuir };
+    const event = { tipo: 'dispensa', actor: client.id, cuir: dto.cuir };
     // Known once the prescription is found: a refusal's event names it.
     let idTransaccion: string | null = null;
     try {
@@ -88,15 +81,48 @@ export class DispensasService {
         );
         if (problem) throw problem;
 
-        const written = await this.insert(client, dto, r.id_transaccion, fechaDispensa, [
-          this.audit.okInStatement(event),
-        ]);
-        const { dispensa, items } = written;
+        const { cuit, nombre } = dto.farmacia;
+        const items = dto.items.map((i) => ({
+          item: i.item,
+          cantidad: i.cantidad,
+          codigo: i.codigo ?? null,
+          sustituido: i.sustituido ?? false,
+        }));
+        const dispensa = await this.dispensas
+          .insert(
+            {
+              id: randomUUID(),
+              id_transaccion: r.id_transaccion,
+              client_id: client.id,
+              farmacia_cuit: cuit,
+              farmacia_nombre: nombre,
+              fecha_dispensa: fechaDispensa,
+              reserva_id: dto.reserva_id ?? null,
+              items,
+            },
+            [this.auditoria.eventInStatement({ ...event, resultado: 'ok' })],
+          )
+          .catch((err: unknown) => {
+            // The database's single-dispensation index refusing one is the same 409.
+            if (!isUniqueViolation(err, ITEM_UNA_VEZ_INDEX)) throw err;
+            throw itemYaDispensado(takenItems(err, dto));
+          });
         // Under the lock nothing else changed: the state after is the one before with this
         // dispensation added and the caller's reservation (if any) consumed — no re-read.
         const after = vidaDe(
           r,
-          [...before.dispensas, dispensaDeReceta(written)],
+          [
+            ...before.dispensas,
+            {
+              id: dispensa.id,
+              client_id: client.id,
+              fecha_dispensa: fechaDispensa,
+              farmacia: { cuit, nombre },
+              items,
+              revertida: false,
+              revertida_at: null,
+            },
+          ],
           before.reserva?.client_id === client.id ? null : before.reserva,
           argentinaDate(now),
         );
@@ -112,47 +138,15 @@ export class DispensasService {
         return view;
       });
     } catch (err) {
-      await this.audit.refused(err, { ...event, idTransaccion });
+      await this.auditoria.recordRefusal(err, { ...event, idTransaccion });
       throw err;
     }
   }
 
-  /** The rows; the database's single-dispensation index refusing one is the same 409. */
-  private async insert(
-    client: AuthenticatedClient,
-    dto: DispensarDto,
-    idTransaccion: string,
-    fechaDispensa: Date,
-    companions: CompanionStatement[],
-  ) {
-    try {
-      return await this.dispensas.insert(
-        {
-          id: randomUUID(),
-          id_transaccion: idTransaccion,
-          client_id: client.id,
-          farmacia_cuit: dto.farmacia.cuit,
-          farmacia_nombre: dto.farmacia.nombre,
-          fecha_dispensa: fechaDispensa,
-          reserva_id: dto.reserva_id ?? null,
-          items: dto.items.map((i) => ({
-            item: i.item,
-            cantidad: i.cantidad,
-            codigo: i.codigo ?? null,
-            sustituido: i.sustituido ?? false,
-          })),
-        },
-        companions,
-      );
-    } catch (err) {
-      if (!isUniqueViolation(err, ITEM_UNA_VEZ_INDEX)) throw err;
-      throw itemYaDispensado(takenItems(err, dto));
-    }
-  }
-
   async obtener(client: AuthenticatedClient, id: string): Promise<DispensaDto> {
-    const d = await this.owned(client, id);
-    const r = await this.recetaOf(d);
+    const d = UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
+    const r = d && (await this.recetas.findById(d.id_transaccion));
+    if (!d || !r) throw notFound('Dispensation'); // a dispensation always has its prescription
     return this.view(d, r);
   }
 
@@ -161,7 +155,7 @@ export class DispensasService {
     const found = UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
     const owner = found && (await this.recetas.findById(found.id_transaccion));
     const event = {
-      tipo: 'reversion' as const,
+      tipo: 'reversion',
       actor: client.id,
       cuir: owner?.cuir ?? null,
       idTransaccion: found?.id_transaccion ?? null,
@@ -179,7 +173,7 @@ export class DispensasService {
             `A dispensation can be reversed within ${this.settings.reversionHoras} hours of being recorded`,
           );
         await this.dispensas.revert(d.id, motivo);
-        await this.audit.ok(event);
+        await this.auditoria.record({ ...event, resultado: 'ok' });
         const reverted = await this.dispensas.findForClient(d.id, client.id);
         const view = await this.view(reverted ?? d, r);
         await this.webhooks.notify(r, 'receta.dispensa_revertida', {
@@ -191,21 +185,9 @@ export class DispensasService {
         return view;
       });
     } catch (err) {
-      await this.audit.refused(err, event);
+      await this.auditoria.recordRefusal(err, event);
       throw err;
     }
-  }
-
-  private async owned(client: AuthenticatedClient, id: string): Promise<DispensaEntity> {
-    const d = UUID.test(id) ? await this.dispensas.findForClient(id, client.id) : null;
-    if (!d) throw notFound('Dispensation');
-    return d;
-  }
-
-  private async recetaOf(d: DispensaEntity): Promise<Receta> {
-    const r = await this.recetas.findById(d.id_transaccion);
-    if (!r) throw notFound('Dispensation'); // a dispensation always has its prescription
-    return r;
   }
 
   private async view(d: DispensaEntity, r: Receta): Promise<DispensaDto> {

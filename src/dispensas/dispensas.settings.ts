@@ -3,21 +3,18 @@ import { DecimalSetting } from '../config/setting-decorators.js';
 import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
 
 class DispensasVariables {
-  /** A reservation lapses this long after it was made or last extended. */
   @Documented("a dispenser's reservation lapses after this (decimals allowed: 0.5 = 30 s)", {
     default: 10,
     env: "a dispenser's reservation lapses after this many minutes (decimals allowed: 0.5 = 30 s)",
   })
   @DecimalSetting(0.01, 1440)
   DISPENSA_RESERVA_MINUTOS?: number;
-  /** No reservation outlives its creation by more than this, however often it is asked again. */
   @Documented('asking again never extends a reservation past its creation + this (≥ the above)', {
     default: 30,
     env: 'asking again extends a reservation, but never past its creation + this many minutes (decimals allowed; at least DISPENSA_RESERVA_MINUTOS). Once it lapsed or was released, its holder may not reserve that prescription again for DISPENSA_RESERVA_MINUTOS: another dispenser gets its turn',
   })
   @DecimalSetting(0.01, 1440)
   DISPENSA_RESERVA_MAX_MINUTOS?: number;
-  /** A dispensation may be reversed by its dispenser this long after it was recorded. */
   @Documented('its dispenser may reverse a dispensation this long after recording it', {
     default: 24,
     env: 'a dispensation may be reversed by its dispenser this many hours after it was recorded',

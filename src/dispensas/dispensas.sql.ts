@@ -1,17 +1,13 @@
 import { type CompanionStatement, SqlParams } from '../common/sql/sql-params.js';
 
 /**
- * The dispensation's hot path as SQL (contract §7): what a prescription's dispensations and live
- * reservation are, read in one statement, and a dispensation written in one. Built with
- * TypeORM's repositories the same work was six round trips and most of the request's CPU
- * (BENCHMARKS.md, "What each optimisation bought", issue 18). This file depends on nothing but its types.
+ * The dispensation's hot path as SQL (contract §7): a prescription's dispensations and live
+ * reservation read in one statement, a dispensation written in one (TypeORM took six round trips).
  */
 
 /**
- * `$1` = id_transaccion. One row: `dispensas` (JSON array, oldest first, reversed ones
- * included, each with its items by position) and `reserva` (the live reservation or null).
- * Times are ISO text inside the JSON. A reservation is live while it was neither released nor
- * consumed and `vence_at` is ahead of the statement's clock: no job lapses it.
+ * `$1` = id_transaccion. One row: `dispensas` (JSON, oldest first, reversed ones included, each
+ * with its items) and `reserva` (the live one or null); times as ISO text.
  */
 export const ESTADO_DISPENSACION_SQL = `SELECT
   (SELECT coalesce(json_agg(json_build_object(
@@ -30,19 +26,18 @@ export const ESTADO_DISPENSACION_SQL = `SELECT
       AND r.vence_at > statement_timestamp()
     ORDER BY r.vence_at DESC LIMIT 1) AS reserva`;
 
-/** One dispensation of ESTADO_DISPENSACION_SQL's `dispensas`, as JSON gives it. */
-export interface DispensaJson {
-  id: string;
-  client_id: string;
-  fecha_dispensa: string;
-  farmacia: { cuit: string; nombre: string };
-  items: Array<{ item: number; cantidad: number; codigo: string | null; sustituido: boolean }>;
-  revertida: boolean;
-  revertida_at: string | null;
-}
+type Items = Array<{ item: number; cantidad: number; codigo: string | null; sustituido: boolean }>;
 
 export interface EstadoDispensacionRow {
-  dispensas: DispensaJson[];
+  dispensas: Array<{
+    id: string;
+    client_id: string;
+    fecha_dispensa: string;
+    farmacia: { cuit: string; nombre: string };
+    items: Items;
+    revertida: boolean;
+    revertida_at: string | null;
+  }>;
   reserva: { id: string; client_id: string; vence_at: string } | null;
 }
 
@@ -55,16 +50,13 @@ export interface DispensaInsert {
   farmacia_nombre: string;
   fecha_dispensa: Date;
   reserva_id: string | null;
-  items: Array<{ item: number; cantidad: number; codigo: string | null; sustituido: boolean }>;
+  items: Items;
 }
 
 /**
- * The dispensation, its items and the end of its dispenser's live reservation on the
- * prescription (whether or not the request named it), with the companions (e.g. the event
- * log's entry), in one statement: atomic without BEGIN/COMMIT of its own. The companions read
- * the CTE `receta` (`id` = the prescription's id_transaccion). An item taken already fails
- * the whole statement on the single-dispensation index (`dispensa_items_una_vez`), naming the
- * item in the error's detail. Answers one row: `created_at`.
+ * The dispensation, its items, the end of its dispenser's live reservation (named or not) and
+ * the companions (reading the CTE `receta`, `id` = id_transaccion), in one statement. An item
+ * taken already fails it on `dispensa_items_una_vez`, naming the item. Answers `created_at`.
  */
 export function insertDispensaSql(
   d: DispensaInsert,

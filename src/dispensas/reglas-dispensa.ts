@@ -5,28 +5,22 @@ import type { VidaReceta } from '../recetas/recetas.public.js';
 import type { Receta } from '../recetas/recetas.service.js';
 
 /**
- * Contract §7's rules of reservation and dispensation as pure functions over what the prescription's
- * row lock protects: each returns the refusal (the first rule broken, in the contract's order), or
- * null when the action may proceed.
+ * Contract §7's rules of reservation and dispensation, pure, over what the prescription's row
+ * lock protects: each returns the first rule broken (in the contract's order), or null.
  */
 
-/** What the rules read of a prescription (its life, recetas' VidaReceta, and its row). */
+/** What the rules read of a prescription (its row and its VidaReceta). */
 export interface RecetaEnJuego {
   anulada: boolean;
   vigencia: { desde: string; hasta: string };
-  /**
-   * Per prescription item (index = position − 1): `codigo` as prescribed, `sustituible` false
-   * when the prescriber forbade substitution (absent: allowed).
-   */
+  /** Per item (index = position − 1); `sustituible: false`: the prescriber forbade substitution. */
   items: Array<{ nombre: string; cantidad: number; codigo?: string; sustituible?: boolean }>;
-  /** Per item: already closed by a dispensation not reversed. */
+  /** Per item: closed by a dispensation not reversed. */
   cerrado: boolean[];
-  /** The live reservation, if any. */
   reserva: { client_id: string; vence_at: Date } | null;
   fecha_creacion: Date;
 }
 
-/** A prescription's row and its life, as the rules read them. */
 export function recetaEnJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {
   return {
     anulada: vida.anulacion !== null,
@@ -41,14 +35,12 @@ export function recetaEnJuego(r: Receta, vida: VidaReceta): RecetaEnJuego {
 export interface ItemPedido {
   item: number;
   cantidad: number;
-  /** The catalogue code dispensed. */
   codigo?: string;
-  /** Another brand or a generic was given. */
   sustituido?: boolean;
 }
 
 /** Five minutes of clock skew between the pharmacy's clock and ours (as for fecha_creacion). */
-export const MAX_ADELANTO_MS = 5 * 60_000;
+const MAX_ADELANTO_MS = 5 * 60_000;
 
 const anulada = () =>
   new DomainError('RECETA_ANULADA', 'The prescription was cancelled by its prescriber');
@@ -83,29 +75,23 @@ export function reservaProblem(
 
 /** What the turn rule reads of the caller's past with the prescription, by the database's clock. */
 export interface TurnoDelCliente {
-  /** The database's time of the lookup. */
   ahora: Date;
   /** When its latest reservation that ended without a dispensation was released, or lapsed. */
   reserva_terminada_at: Date | null;
-  /** When each of its dispensations of the prescription was reversed (none: empty). */
+  /** When each of its dispensations of the prescription was reversed. */
   reversiones_at: readonly Date[];
 }
 
 /**
- * When the caller's turn last ended: its reservation lapsing or being released, or one of its
- * dispensations being reversed. A reversal gives the prescription back as a release does, so
- * reserve, dispense, reverse, reserve again cannot hold it past DISPENSA_RESERVA_MAX_MINUTOS
- * either (SPEC 11.4). A reservation its dispensation consumed ends nothing by itself.
+ * When the caller's turn last ended: its reservation lapsing or released, or its dispensation
+ * reversed (which gives the prescription back as a release does, SPEC 11.4).
  */
 export function finDelTurno(t: TurnoDelCliente): Date | null {
   const fines = [t.reserva_terminada_at, ...t.reversiones_at].filter((d): d is Date => d !== null);
   return fines.length === 0 ? null : new Date(Math.max(...fines.map((d) => d.getTime())));
 }
 
-/**
- * The turn rule: a client whose turn ended (finDelTurno) may not reserve the prescription again
- * for `minutos` after it ended, so that others get theirs.
- */
+/** The turn rule: a client whose turn ended may not reserve again for `minutos`. */
 export function turnoProblem(t: TurnoDelCliente, minutos: number): DomainError | null {
   const fin = finDelTurno(t);
   if (!fin) return null;
@@ -119,26 +105,17 @@ export function turnoProblem(t: TurnoDelCliente, minutos: number): DomainError |
 }
 
 /**
- * Dispensing, all or nothing, in contract §7's order: cancelled (409), another's live reservation
- * (409), fecha_dispensa more than 5 minutes ahead or before the issue (400: checked here, once the
- * CUIR was found, so that an unknown CUIR is always a counted miss, SPEC 11.5), outside the
- * window (422) — the dispensation's
- * date in Argentina time must fall in it, and a prescription past its window (VENCIDA today)
- * takes none —, an item beyond the prescription's (400), more units than prescribed (422), a
- * substitution the prescriber forbade (422), a code other than the prescribed one not declared
- * a substitution (422), a code not in the catalogue (422: `codigosDesconocidos`, read before),
- * an item dispensed already (409). Item errors name every offending item in `details`.
+ * Dispensing, all or nothing, in contract §7's order (item errors name every offending item). The
+ * 400s on fecha_dispensa come once the CUIR was found: an unknown one is always a counted miss.
  */
 export function dispensaProblem(
   r: RecetaEnJuego,
   pedido: {
     clientId: string;
     fechaDispensa: Date;
-    /** The time of the request (fecha_dispensa may be at most MAX_ADELANTO_MS ahead of it). */
     ahora: Date;
     fechaDispensaAr: string;
     hoy: string;
-    /** The dispensed codes the catalogue does not hold (MedicamentosService). */
     codigosDesconocidos?: ReadonlySet<string>;
   },
   items: ItemPedido[],
@@ -159,83 +136,70 @@ export function dispensaProblem(
     return noVigente(r.vigencia, pedido.fechaDispensaAr);
   if (pedido.hoy > hasta) return noVigente(r.vigencia, pedido.hoy);
 
-  const beyond = offending(
-    items,
-    (i) => i.item > r.items.length,
-    'item',
-    () =>
-      r.items.length === 1
-        ? 'the prescription has 1 item'
-        : `the prescription has ${r.items.length} items`,
-  );
-  if (beyond.length > 0) return validationFailed(beyond);
-  const excess = offending(
-    items,
-    (i) => i.cantidad > r.items[i.item - 1].cantidad,
-    'cantidad',
-    (i) => {
-      const n = r.items[i.item - 1].cantidad;
-      return `item ${i.item} was prescribed ${n} unit${n === 1 ? '' : 's'} at most`;
-    },
-  );
-  if (excess.length > 0)
-    return new DomainError(
-      'CANTIDAD_EXCEDIDA',
-      'More units than prescribed for an item; nothing was dispensed',
-      excess,
-    );
-  const sustitucion = sustitucionProblem(r, items);
-  if (sustitucion) return sustitucion;
-  const desconocido = medicamentoDesconocido(items, pedido.codigosDesconocidos ?? new Set());
-  if (desconocido) return desconocido;
-  const done = offending(
-    items,
-    (i) => r.cerrado[i.item - 1],
-    'item',
-    (i) => `item ${i.item} was dispensed already`,
-  );
-  if (done.length > 0) return itemYaDispensado(done);
-  return null;
-}
-
-/**
- * SPEC 9.2's substitution rules over the items in range: `sustituido: true` on an item the
- * prescriber marked `sustituible: false` (422 SUSTITUCION_NO_PERMITIDA); a dispensed `codigo`
- * other than the prescribed one without `sustituido: true` (422 SUSTITUCION_NO_DECLARADA). An
- * item prescribed without a code (by its generic name) takes any code.
- */
-export function sustitucionProblem(r: RecetaEnJuego, items: ItemPedido[]): DomainError | null {
   const prescrito = (i: ItemPedido) => r.items[i.item - 1];
-  const prohibida = offending(
-    items,
-    (i) => i.sustituido === true && prescrito(i).sustituible === false,
-    'sustituido',
-    (i) => `item ${i.item} may not be substituted (the prescriber marked it sustituible: false)`,
+  return (
+    itemProblem(items, [
+      {
+        field: 'item',
+        bad: (i) => i.item > r.items.length,
+        issue: () =>
+          `the prescription has ${r.items.length} item${r.items.length === 1 ? '' : 's'}`,
+        refusal: validationFailed,
+      },
+      {
+        field: 'cantidad',
+        bad: (i) => i.cantidad > prescrito(i).cantidad,
+        issue: (i) => {
+          const n = prescrito(i).cantidad;
+          return `item ${i.item} was prescribed ${n} unit${n === 1 ? '' : 's'} at most`;
+        },
+        refusal: (d) =>
+          new DomainError(
+            'CANTIDAD_EXCEDIDA',
+            'More units than prescribed for an item; nothing was dispensed',
+            d,
+          ),
+      },
+      // SPEC 9.2's substitution rules (an item prescribed without a code takes any code).
+      {
+        field: 'sustituido',
+        bad: (i) => i.sustituido === true && prescrito(i).sustituible === false,
+        issue: (i) =>
+          `item ${i.item} may not be substituted (the prescriber marked it sustituible: false)`,
+        refusal: (d) =>
+          new DomainError(
+            'SUSTITUCION_NO_PERMITIDA',
+            'The prescriber forbade substituting an item; nothing was dispensed',
+            d,
+          ),
+      },
+      {
+        field: 'codigo',
+        bad: (i) =>
+          i.sustituido !== true &&
+          i.codigo !== undefined &&
+          prescrito(i).codigo !== undefined &&
+          i.codigo !== prescrito(i).codigo,
+        issue: (i) =>
+          `item ${i.item} was prescribed as ${prescrito(i).codigo}: dispensing ${i.codigo} is a substitution (send sustituido: true)`,
+        refusal: (d) =>
+          new DomainError(
+            'SUSTITUCION_NO_DECLARADA',
+            'A code other than the prescribed one was dispensed without declaring a substitution; nothing was dispensed',
+            d,
+          ),
+      },
+    ]) ??
+    medicamentoDesconocido(items, pedido.codigosDesconocidos ?? new Set()) ??
+    itemProblem(items, [
+      {
+        field: 'item',
+        bad: (i) => r.cerrado[i.item - 1],
+        issue: (i) => `item ${i.item} was dispensed already`,
+        refusal: itemYaDispensado,
+      },
+    ])
   );
-  if (prohibida.length > 0)
-    return new DomainError(
-      'SUSTITUCION_NO_PERMITIDA',
-      'The prescriber forbade substituting an item; nothing was dispensed',
-      prohibida,
-    );
-  const noDeclarada = offending(
-    items,
-    (i) =>
-      i.sustituido !== true &&
-      i.codigo !== undefined &&
-      prescrito(i).codigo !== undefined &&
-      i.codigo !== prescrito(i).codigo,
-    'codigo',
-    (i) =>
-      `item ${i.item} was prescribed as ${prescrito(i).codigo}: dispensing ${i.codigo} is a substitution (send sustituido: true)`,
-  );
-  if (noDeclarada.length > 0)
-    return new DomainError(
-      'SUSTITUCION_NO_DECLARADA',
-      'A code other than the prescribed one was dispensed without declaring a substitution; nothing was dispensed',
-      noDeclarada,
-    );
-  return null;
 }
 
 /** 409 naming the items (also what a violation of the database's own constraint answers). */
@@ -247,13 +211,20 @@ export function itemYaDispensado(details: ErrorDetail[]): DomainError {
   );
 }
 
-function offending(
-  items: ItemPedido[],
-  bad: (i: ItemPedido) => boolean,
-  field: 'item' | 'cantidad' | 'codigo' | 'sustituido',
-  issue: (i: ItemPedido) => string,
-): ErrorDetail[] {
-  return items.flatMap((i, n) =>
-    bad(i) ? [{ field: `items[${n}].${field}`, issue: issue(i) }] : [],
-  );
+interface ItemRule {
+  field: 'item' | 'cantidad' | 'codigo' | 'sustituido';
+  bad: (i: ItemPedido) => boolean;
+  issue: (i: ItemPedido) => string;
+  refusal: (details: ErrorDetail[]) => DomainError;
+}
+
+/** The first rule some item breaks, as its refusal naming every such item; in order. */
+function itemProblem(items: ItemPedido[], rules: ItemRule[]): DomainError | null {
+  for (const rule of rules) {
+    const details = items.flatMap((i, n) =>
+      rule.bad(i) ? [{ field: `items[${n}].${rule.field}`, issue: rule.issue(i) }] : [],
+    );
+    if (details.length > 0) return rule.refusal(details);
+  }
+  return null;
 }

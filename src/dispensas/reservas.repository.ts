@@ -3,7 +3,6 @@ import { IsNull, Raw } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
 import { ReservaEntity } from './entities/reserva.entity.js';
 
-/** The database's clock for this statement (see the class). */
 const NOW = 'statement_timestamp()';
 
 /** Neither released nor consumed, and not lapsed: the reservation holds. */
@@ -14,10 +13,9 @@ const HOLDS = {
 };
 
 /**
- * Reservations. Times come from the database clock (statement_timestamp(): inside a transaction
- * that waited on a lock, it is the time of the statement, not of BEGIN), so liveness is one
- * comparison with no job to lapse anything. At most one is live per prescription: they are made
- * under the prescription's row lock. Ended ones are kept: the turn rule reads them.
+ * Reservations. Times come from the database's clock (statement_timestamp(), not BEGIN's after a
+ * lock wait), so liveness is one comparison, with no job. One live per prescription (made under
+ * its row lock); ended ones are kept for the turn rule.
  */
 @Injectable()
 export class ReservasRepository {
@@ -27,10 +25,7 @@ export class ReservasRepository {
     return this.transactions.repository(ReservaEntity);
   }
 
-  /**
-   * `created_at` is the same clock as `vence_at`, so the cap (created_at + maxMinutes) is exact
-   * even when the transaction waited on the row lock.
-   */
+  /** `created_at` is vence_at's clock, so the cap (created_at + max) is exact. */
   async create(idTransaccion: string, clientId: string, minutes: number): Promise<ReservaEntity> {
     const result = await this.reservas
       .createQueryBuilder()
@@ -47,10 +42,7 @@ export class ReservasRepository {
     return (result.raw as ReservaEntity[])[0];
   }
 
-  /**
-   * A live reservation asked for again by its holder: it lasts `minutes` from now, but never past
-   * its creation + `maxMinutes`. Null when it lapsed since it was read (it is not revived).
-   */
+  /** Extends a live one `minutes` from now, never past creation + `maxMinutes`; null if it lapsed. */
   async extend(id: string, minutes: number, maxMinutes: number): Promise<ReservaEntity | null> {
     const result = await this.reservas
       .createQueryBuilder()
@@ -67,9 +59,8 @@ export class ReservasRepository {
   }
 
   /**
-   * The database's time, and when the client's latest reservation of the prescription that
-   * ended without a dispensation ended: released (liberada_at, always before its vence_at) or
-   * lapsed (vence_at passed); null when none did. One row whatever is found (an aggregate).
+   * The database's time, and when the client's latest reservation of the prescription that ended
+   * without a dispensation was released or lapsed (null: none). One row (an aggregate).
    */
   async lastEnded(
     idTransaccion: string,
@@ -90,7 +81,7 @@ export class ReservasRepository {
     return this.reservas.findOneBy({ id, client_id: clientId });
   }
 
-  /** Ends it if it still holds (releasing twice, or a lapsed or consumed one, changes nothing). */
+  /** Ends it if it still holds (else changes nothing). */
   async release(id: string): Promise<void> {
     await this.reservas
       .createQueryBuilder()

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import { UUID } from '../common/validation/patterns.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { InjectSettings } from '../config/settings.js';
@@ -6,20 +7,16 @@ import { Transactions } from '../database/transactions.js';
 import { RecetasService } from '../recetas/recetas.service.js';
 import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';
 import { argentinaDate } from '../recetas/recetas.public.js';
-import { DispensasAudit } from './dispensas-audit.js';
-import { dispensasSettings } from './dispensas.settings.js';
-import type { DispensasSettings } from './dispensas.settings.js';
+import { dispensasSettings, type DispensasSettings } from './dispensas.settings.js';
 import type { ReservaDto } from './dto/reservar.dto.js';
 import { recetaEnJuego, reservaProblem, turnoProblem } from './reglas-dispensa.js';
 import { ReservasRepository } from './reservas.repository.js';
 
 /**
- * Reservations (contract §7): a dispenser holds a prescription while it checks stock with the
- * patient. Made, extended and released under the prescription's row lock; a reservation lapses
- * by its time alone, with no job. Nobody holds one forever: asking again extends it up to its
- * creation + DISPENSA_RESERVA_MAX_MINUTOS, and once it lapsed or was released, or a dispensation
- * of the client was reversed, the same client waits DISPENSA_RESERVA_MINUTOS before reserving
- * again (the turn rule), so others get theirs.
+ * Reservations (contract §7): a dispenser holds a prescription while it checks stock. Made,
+ * extended and released under the prescription's row lock; one lapses by its time alone. Asking
+ * again extends it up to its creation + DISPENSA_RESERVA_MAX_MINUTOS; then the turn rule
+ * (reglas-dispensa.ts) lets others have theirs. Written to the event log, refusals too.
  */
 @Injectable()
 export class ReservasService {
@@ -27,7 +24,7 @@ export class ReservasService {
     private readonly recetas: RecetasService,
     private readonly reservas: ReservasRepository,
     private readonly transactions: Transactions,
-    private readonly audit: DispensasAudit,
+    private readonly auditoria: AuditoriaService,
     private readonly enumeracion: EnumeracionLimiter,
     @InjectSettings(dispensasSettings) private readonly settings: DispensasSettings,
   ) {}
@@ -37,7 +34,7 @@ export class ReservasService {
     client: AuthenticatedClient,
     cuir: string,
   ): Promise<{ creada: boolean; reserva: ReservaDto }> {
-    const event = { tipo: 'reserva' as const, actor: client.id, cuir };
+    const event = { tipo: 'reserva', actor: client.id, cuir };
     let idTransaccion: string | null = null;
     try {
       return await this.transactions.runRetryingDeadlock(async () => {
@@ -69,7 +66,7 @@ export class ReservasService {
         }
         const reserva =
           extended ?? (await this.reservas.create(r.id_transaccion, client.id, minutes));
-        await this.audit.ok({ ...event, idTransaccion });
+        await this.auditoria.record({ ...event, idTransaccion, resultado: 'ok' });
         return {
           creada: !extended,
           reserva: {
@@ -80,7 +77,7 @@ export class ReservasService {
         };
       });
     } catch (err) {
-      await this.audit.refused(err, { ...event, idTransaccion });
+      await this.auditoria.recordRefusal(err, { ...event, idTransaccion });
       throw err;
     }
   }
@@ -90,7 +87,7 @@ export class ReservasService {
     const found = UUID.test(id) ? await this.reservas.findForClient(id, client.id) : null;
     const receta = found && (await this.recetas.findById(found.id_transaccion));
     const event = {
-      tipo: 'reserva_liberada' as const,
+      tipo: 'reserva_liberada',
       actor: client.id,
       cuir: receta?.cuir ?? null,
       idTransaccion: found?.id_transaccion ?? null,
@@ -100,10 +97,10 @@ export class ReservasService {
       await this.transactions.runRetryingDeadlock(async () => {
         await this.recetas.lockForUpdate({ id_transaccion: found.id_transaccion });
         await this.reservas.release(found.id);
-        await this.audit.ok(event);
+        await this.auditoria.record({ ...event, resultado: 'ok' });
       });
     } catch (err) {
-      await this.audit.refused(err, event);
+      await this.auditoria.recordRefusal(err, event);
       throw err;
     }
   }

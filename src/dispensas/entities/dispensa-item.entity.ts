@@ -1,12 +1,11 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * One prescription item of a dispensation. `revertida` is its dispensation's, copied by the
- * database (foreign key ON UPDATE CASCADE): the unique index over the items not reversed is
- * what keeps an item from being dispensed twice.
+ * One prescription item of a dispensation; `revertida` is its dispensation's (ON UPDATE CASCADE),
+ * so the unique index over the items not reversed holds the single-dispensation rule (Decreto
+ * 98/2023, Annex, art. 1).
  */
 @Entity('dispensa_items')
-/** The single-dispensation rule (Decreto 98/2023, Annex, art. 1), held by the database. */
 @Index('dispensa_items_una_vez', ['id_transaccion', 'item'], {
   unique: true,
   where: 'NOT revertida',
@@ -25,7 +24,6 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 @Check('dispensa_items_cantidad_check', 'cantidad >= 1')
 export class DispensaItemEntity {
   @PrimaryColumn('uuid') id_dispensa: string;
-  /** Position in the prescription, from 1. */
   @PrimaryColumn('smallint') item: number;
   @PrimaryColumn('bigint')
   @ForeignKey('recetas', 'id_transaccion', { name: 'dispensa_items_id_transaccion_fkey' })

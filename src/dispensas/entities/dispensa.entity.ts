@@ -14,9 +14,8 @@ import {
 @Index('dispensas_receta', ['id_transaccion', 'created_at'])
 @Check('dispensas_check', 'revertida = (revertida_at IS NOT NULL)')
 @Check('dispensas_check1', 'revertida = (motivo_reversion IS NOT NULL)')
-/** The target of the items' (id_dispensa, revertida) foreign key. */
 @Unique('dispensas_id_revertida_key', ['id_transaccion', 'id', 'revertida'])
-/** Read by its own id alone (its id_transaccion leads the key: partitioned with its prescription). */
+/** Read by its own id alone (id_transaccion leads the key). */
 @Index('dispensas_id', ['id'])
 @ForeignKey('dispensa_reservas', ['id_transaccion', 'reserva_id'], ['id_transaccion', 'id'], {
   name: 'dispensas_reserva_id_fkey',
@@ -27,7 +26,6 @@ export class DispensaEntity {
   @ForeignKey('recetas', 'id_transaccion', { name: 'dispensas_id_transaccion_fkey' })
   id_transaccion: string;
 
-  /** The dispensing client (only it reads or reverses the dispensation). */
   @Column('uuid')
   @ForeignKey('api_clients', 'id', { name: 'dispensas_client_id_fkey' })
   client_id: string;
@@ -37,7 +35,6 @@ export class DispensaEntity {
   @Column('timestamptz') fecha_dispensa: Date;
   @Column('uuid', { nullable: true }) reserva_id: string | null;
 
-  /** When it was recorded: the reversal window runs from here. */
   @Column('timestamptz', { default: () => 'now()' }) created_at: Date;
   @Column('boolean', { default: false }) revertida: boolean;
   @Column('timestamptz', { nullable: true }) revertida_at: Date | null;

@@ -1,10 +1,6 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-/**
- * A dispenser's hold on a prescription while it checks stock with the patient (contract §7).
- * Its state comes from its times: live while `vence_at` is ahead and it was neither released
- * nor consumed by a dispensation.
- */
+/** A dispenser's hold on a prescription (contract §7): live while unexpired, unreleased, unconsumed. */
 @Entity('dispensa_reservas')
 /** The live one of a prescription (vence_at DESC in the migration: @Index has no direction). */
 @Index('dispensa_reservas_receta', ['id_transaccion', 'vence_at'], {
@@ -14,7 +10,7 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColum
 @Index('dispensa_reservas_turno', ['id_transaccion', 'client_id'], {
   where: 'consumida_at IS NULL',
 })
-/** Read by its own id alone (its id_transaccion leads the key: partitioned with its prescription). */
+/** Read by its own id alone (id_transaccion leads the key). */
 @Index('dispensa_reservas_id', ['id'])
 export class ReservaEntity {
   @PrimaryGeneratedColumn('uuid') id: string;
