@@ -9,9 +9,7 @@ import type { Persona } from './persona.js';
 import { PersonaRegistryClient } from './persona-registry.client.js';
 import { RENAPER, toPersona } from './renaper-wire.js';
 
-const OBTENER = '/sisa/services/rest/cmdb/obtener';
-
-/** RENAPER through SISA's REST service, under the shared `renaper` resilience policy. */
+/** RENAPER through SISA's REST service (sisaGet), under the shared `renaper` resilience policy. */
 @Injectable()
 export class RenaperHttpClient extends PersonaRegistryClient {
   private readonly policy: ResiliencePolicy;
@@ -27,14 +25,14 @@ export class RenaperHttpClient extends PersonaRegistryClient {
   }
 
   findByDocument(documento: string): Promise<Persona | null> {
-    const r = this.config.upstreams;
+    const { renaperBaseUrl, sisaUser, sisaPassword } = this.config.upstreams;
     return this.policy.execute(async (signal) => {
       const record = await sisaGet(this.http, {
         system: RENAPER,
-        baseUrl: r.renaperBaseUrl as string,
-        path: OBTENER,
+        baseUrl: renaperBaseUrl as string,
+        path: '/sisa/services/rest/cmdb/obtener',
         params: { nrodoc: documento },
-        credentials: { usuario: r.sisaUser, clave: r.sisaPassword },
+        credentials: { usuario: sisaUser, clave: sisaPassword },
         signal,
       });
       return record && toPersona(record);

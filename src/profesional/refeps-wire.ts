@@ -10,11 +10,6 @@ import type { Licence, Profesional } from './profesional.js';
 
 export const REFEPS = 'refeps';
 
-/** Enabled = state "Habilitado" and not marked as out of force. */
-export function isEnabled(estado: string, vigente: string): boolean {
-  return estado.toUpperCase() === 'HABILITADO' && vigente.toUpperCase() !== 'NO';
-}
-
 function toLicence(m: SisaRecord, unknownProvince: (name: string) => void): Licence {
   const province = text(m.jurisdiccion) || text(m.provincia);
   const jurisdiccion = jurisdictionCodeFromName(province);
@@ -26,7 +21,9 @@ function toLicence(m: SisaRecord, unknownProvince: (name: string) => void): Lice
     especialidades: listOf(m.especialidades, 'especialidad')
       .map((e) => text(e.nombre))
       .filter((name) => name !== ''),
-    habilitado: isEnabled(text(m.estado), text(m.vigente)),
+    // Enabled: state "Habilitado" and not marked as out of force.
+    habilitado:
+      text(m.estado).toUpperCase() === 'HABILITADO' && text(m.vigente).toUpperCase() !== 'NO',
     refepsId: text(m.codigo),
   };
 }

@@ -11,10 +11,7 @@ import type { Profesional } from './profesional.js';
 import { ProfesionalRegistryClient } from './profesional-registry.client.js';
 import { REFEPS, toProfesional } from './refeps-wire.js';
 
-const OBTENER = '/sisa/services/rest/profesional/obtener';
-const BUSCAR = '/sisa/services/rest/profesional/buscar';
-
-/** REFEPS through SISA's REST services, under the shared `refeps` resilience policy. */
+/** REFEPS through SISA's REST services (sisaGet), under the shared `refeps` resilience policy. */
 @Injectable()
 export class RefepsHttpClient extends ProfesionalRegistryClient {
   private readonly policy: ResiliencePolicy;
@@ -33,28 +30,31 @@ export class RefepsHttpClient extends ProfesionalRegistryClient {
   }
 
   findByDocument(documento: string): Promise<Profesional | null> {
-    return this.lookup(OBTENER, { nrodoc: documento });
+    return this.lookup('obtener', { nrodoc: documento });
   }
 
   findByLicence(matricula: string, jurisdiccion: string): Promise<Profesional | null> {
-    return this.lookup(BUSCAR, { matricula, provinciaMatriculacion: jurisdiccion });
+    return this.lookup('buscar', { matricula, provinciaMatriculacion: jurisdiccion });
   }
 
-  private lookup(path: string, params: Record<string, string>): Promise<Profesional | null> {
-    const r = this.config.upstreams;
+  private lookup(service: string, params: Record<string, string>): Promise<Profesional | null> {
+    const { refepsBaseUrl, sisaUser, sisaPassword } = this.config.upstreams;
     return this.policy.execute(async (signal) => {
       const record = await sisaGet(this.http, {
         system: REFEPS,
-        baseUrl: r.refepsBaseUrl as string,
-        path,
+        baseUrl: refepsBaseUrl as string,
+        path: `/sisa/services/rest/profesional/${service}`,
         params,
-        credentials: { usuario: r.sisaUser, clave: r.sisaPassword },
+        credentials: { usuario: sisaUser, clave: sisaPassword },
         signal,
       });
       // Province names are public data; the record's personal fields are never logged.
-      const unknownProvince = (provincia: string) =>
-        this.log.warn({ provincia }, 'REFEPS licence in an unknown province');
-      return record && toProfesional(record, unknownProvince);
+      return (
+        record &&
+        toProfesional(record, (provincia) =>
+          this.log.warn({ provincia }, 'REFEPS licence in an unknown province'),
+        )
+      );
     });
   }
 }
