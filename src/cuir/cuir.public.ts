@@ -1,4 +1,3 @@
 // What the cuir module shares besides its services (the layer rule of .dependency-cruiser.cjs).
 export * from './cuir-format.js';
 export * from './cuir-patterns.js';
-export * from './is-cuir.validator.js';

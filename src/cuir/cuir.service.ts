@@ -10,9 +10,6 @@ import { notIssuedToClientSql } from './cuir-ownership.sql.js';
 import type { GenerateCuirDto, GeneratedCuirDto } from './dto/generate-cuir.dto.js';
 import { IssuedCuirsRepository, UNIQUE_GROUP_ITEM_INDEX } from './issued-cuirs.repository.js';
 
-/** API field names of the components, for error details. */
-const REQUEST_FIELD: Record<string, string> = { jurisdiction: 'state' };
-
 const alreadyIssued = (message: string) => new DomainError('CUIR_ALREADY_ISSUED', message);
 
 // Whether or not the owner registered it yet: the answer tells nothing about registrations.
@@ -43,9 +40,10 @@ export class CuirService {
       itemId: dto.itemId,
     };
     const issues = validateComponents(components, { enforceTypeSubtypeRules: client.cuirRules });
-    const details = issues.map((i) => ({
-      field: REQUEST_FIELD[i.field] ?? i.field,
-      issue: i.issue,
+    // Details name the request's fields: the jurisdiction is `state` there.
+    const details = issues.map(({ field, issue }) => ({
+      field: field === 'jurisdiction' ? 'state' : field,
+      issue,
     }));
     if (issues.some((i) => i.kind === 'format')) {
       throw new DomainError('VALIDATION_FAILED', 'Request validation failed', details);
