@@ -51,7 +51,7 @@ export interface CuirIssue {
   issue: string;
 }
 
-/** 'format': a malformed request (400 VALIDATION_FAILED); 'rule': type/subtype incompatible (422). */
+/** 'format': a malformed request (400 VALIDATION_FAILED); 'rule': type/subtype incompatible. */
 export interface CuirComponentIssue extends CuirIssue {
   kind: 'format' | 'rule';
 }

@@ -50,11 +50,7 @@ export class MinisterioHttpClient extends MinisterioClient {
     return this.send('/v1/punteros', pointer);
   }
 
-  /**
-   * `POST /v1/punteros/{cuir}/anulacion` `{id_transaccion, motivo, fecha_anulacion}`: 200
-   * `{id, cuir, estado: "ANULADO", duplicado?}`; 404 `NO_ENCONTRADO` for a CUIR it does not hold
-   * (a rejection: there is no pointer to cancel); other answers as for the pointer.
-   */
+  /** 200 `{id, cuir, estado: "ANULADO", duplicado?}`; 404 `NO_ENCONTRADO` is a rejection. */
   anular(a: AnulacionPuntero): Promise<MinisterioReceipt> {
     const { cuir, ...body } = a;
     return this.send(`/v1/punteros/${encodeURIComponent(cuir)}/anulacion`, body);

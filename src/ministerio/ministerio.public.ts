@@ -1,2 +1,2 @@
-// What the ministerio module shares besides its services (the layer rule of .dependency-cruiser.cjs).
+// What the ministerio module shares besides its services (layer rule: .dependency-cruiser.cjs).
 export * from './ministerio.client.js';

@@ -21,7 +21,7 @@ export function calendarDate(now: Date, timeZone = ARGENTINA_TIME_ZONE): string 
   }).format(now);
 }
 
-/** Whole years since `birth` (yyyy-mm-dd); one born on 29 February ages on 1 March in common years. */
+/** Years since `birth` (yyyy-mm-dd); one born on 29 February ages on 1 March in common years. */
 export function ageInYears(birth: string, now: Date, timeZone = ARGENTINA_TIME_ZONE): number {
   const today = calendarDate(now, timeZone);
   const years = Number(today.slice(0, 4)) - Number(birth.slice(0, 4));

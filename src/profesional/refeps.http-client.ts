@@ -60,7 +60,7 @@ export class RefepsHttpClient extends ProfesionalRegistryClient {
     });
   }
 
-  /** Throws a (non-retriable) UpstreamFailure when an "OK" record lacks what identifies a person. */
+  /** A (non-retriable) UpstreamFailure when an "OK" record lacks what identifies a person. */
   private toProfesional(record: SisaRecord): Profesional {
     const documento = text(record.numeroDocumento);
     const apellido = text(record.apellido);

@@ -55,9 +55,8 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 /**
- * SSRF guard for a webhook URL: the scheme, no credentials, and every address its host
- * resolves to outside private, loopback and link-local ranges. Returns the problem, or null.
- * Delivery re-checks the address it actually connects to (DNS may change in between).
+ * SSRF guard: the scheme, no credentials, every address the host resolves to outside PRIVATE.
+ * Returns the problem, or null. Delivery re-checks the address it connects to (DNS may change).
  */
 export async function webhookUrlProblem(
   raw: string,
