@@ -189,7 +189,8 @@ export function parseCuir(
   const parts: Partial<CuirComponents> = {};
   let offset = 0;
   for (const { field, length } of CUIR_LAYOUT) {
-    parts[field] = s.slice(offset, (offset += length));
+    parts[field] = s.slice(offset, offset + length);
+    offset += length;
   }
   const components = parts as CuirComponents;
   const componentIssues = validateComponents(components, { enforceTypeSubtypeRules: false });
