@@ -51,42 +51,23 @@ export interface CuirIssue {
   issue: string;
 }
 
-/**
- * 'format' → the request itself is malformed (400 VALIDATION_FAILED);
- * 'rule' → well-formed but type/subtype incompatible (422 CUIR_RULES_VIOLATED).
- */
-export type CuirIssueKind = 'format' | 'rule';
-
+/** 'format': a malformed request (400 VALIDATION_FAILED); 'rule': type/subtype incompatible. */
 export interface CuirComponentIssue extends CuirIssue {
-  kind: CuirIssueKind;
-}
-
-export type CuirParseResult =
-  { ok: true; components: CuirComponents } | { ok: false; issues: CuirIssue[] };
-
-export interface ValidateComponentsOptions {
-  enforceTypeSubtypeRules: boolean;
+  kind: 'format' | 'rule';
 }
 
 export class CuirFormatError extends Error {
-  readonly reasons: CuirIssue[];
-
-  constructor(reasons: CuirIssue[]) {
+  constructor(readonly reasons: CuirIssue[]) {
     super(`Invalid CUIR: ${reasons.map((r) => `${r.field} ${r.issue}`).join('; ')}`);
     this.name = 'CuirFormatError';
-    this.reasons = reasons;
   }
 }
 
 // Explicit [0-9] ranges: only ASCII digits are part of the format, never other Unicode digits.
 const DIGITS = /^[0-9]*$/;
 
-function isAsciiDigits(s: string, length: number): boolean {
-  return s.length === length && DIGITS.test(s);
-}
-
+/** Shown inside issue messages: bounded and escaped, so a hostile value stays harmless. */
 function quote(value: string): string {
-  // Shown inside issue messages: bounded and escaped, so a hostile value stays harmless.
   const shown = value.length > 50 ? `${value.slice(0, 50)}…` : value;
   return `'${JSON.stringify(shown).slice(1, -1)}'`;
 }
@@ -96,6 +77,8 @@ function listOf(values: readonly string[]): string {
   return `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 }
 
+const withoutKind = ({ field, issue }: CuirIssue): CuirIssue => ({ field, issue });
+
 /** type_subtype as the API reports it: prescriptionType followed by medicationType. */
 export function typeSubtype(
   c: Pick<CuirComponents, 'prescriptionType' | 'medicationType'>,
@@ -104,13 +87,12 @@ export function typeSubtype(
 }
 
 /**
- * Validates every component's own format and, when asked, the type/subtype compatibility.
- * Generation uses it with the client's "local rules" setting: off, any 2-digit
- * medicationType is accepted with a known prescription type (contract §3).
+ * Every component's own format and, when asked, the type/subtype compatibility. Generation
+ * passes the client's "local rules": off, any 2-digit subtype of a known type passes (contract §3).
  */
 export function validateComponents(
   c: Partial<CuirComponents>,
-  opts: ValidateComponentsOptions,
+  opts: { enforceTypeSubtypeRules: boolean },
 ): CuirComponentIssue[] {
   const issues: CuirComponentIssue[] = [];
   const format = (field: CuirComponentField, issue: string): void => {
@@ -118,7 +100,7 @@ export function validateComponents(
   };
   const input = (c ?? {}) as Record<string, unknown>;
 
-  // First pass: presence, type and width of each component; remember the well-formed ones.
+  // First pass: presence, type and width; table membership is judged only on well-formed ones.
   const wellFormed = new Map<CuirComponentField, string>();
   for (const { field, length } of CUIR_LAYOUT) {
     const value = input[field];
@@ -126,21 +108,18 @@ export function validateComponents(
       format(field, 'is required');
     } else if (typeof value !== 'string') {
       format(field, 'must be a string');
-    } else if (!isAsciiDigits(value, length)) {
+    } else if (value.length !== length || !DIGITS.test(value)) {
       format(field, `must be exactly ${length} digits`);
     } else {
       wellFormed.set(field, value);
     }
   }
 
-  // Second pass: table membership, only for components whose shape is already right.
   const jurisdiction = wellFormed.get('jurisdiction');
   if (jurisdiction !== undefined && !isIndecJurisdiction(jurisdiction)) {
     format('jurisdiction', `unknown INDEC jurisdiction code ${quote(jurisdiction)}`);
   }
-
-  const itemId = wellFormed.get('itemId');
-  if (itemId === '00') format('itemId', 'must be from 01 to 99');
+  if (wellFormed.get('itemId') === '00') format('itemId', 'must be from 01 to 99');
 
   const type = wellFormed.get('prescriptionType');
   const knownType = type !== undefined && Object.hasOwn(SUBTYPES_BY_TYPE, type);
@@ -163,42 +142,27 @@ export function validateComponents(
       });
     }
   }
-
   return issues;
 }
 
 /**
- * Concatenates the components. Validates formats only by default, because generation with
- * local rules off must be able to issue any 2-digit subtype; pass
- * `enforceTypeSubtypeRules: true` to also require a table-valid subtype.
+ * Concatenates the components, or throws a CuirFormatError. Formats only by default: generation
+ * with local rules off must be able to issue any 2-digit subtype.
  */
-export function buildCuir(
-  c: CuirComponents,
-  opts: ValidateComponentsOptions = { enforceTypeSubtypeRules: false },
-): string {
+export function buildCuir(c: CuirComponents, opts = { enforceTypeSubtypeRules: false }): string {
   const issues = validateComponents(c, opts);
-  if (issues.length > 0) {
-    throw new CuirFormatError(issues.map(({ field, issue }) => ({ field, issue })));
-  }
+  if (issues.length > 0) throw new CuirFormatError(issues.map(withoutKind));
   return CUIR_LAYOUT.map(({ field }) => c[field]).join('');
-}
-
-function layoutFieldAt(index: number): CuirComponentField | undefined {
-  let end = 0;
-  for (const { field, length } of CUIR_LAYOUT) {
-    end += length;
-    if (index < end) return field;
-  }
-  return undefined;
 }
 
 /**
  * Parses and structurally validates a CUIR: 41 ASCII digits, a known jurisdiction, a known
  * prescription type, any 2-digit subtype and an itemId 01–99 — the shape of every CUIR
- * generation can issue (with local rules off it issues subtypes outside the table, and those
- * must register, contract §3). Whether a CUIR may be registered is the ledger's answer.
+ * generation can issue (contract §3). Whether a CUIR may be registered is the ledger's answer.
  */
-export function parseCuir(s: string): CuirParseResult {
+export function parseCuir(
+  s: string,
+): { ok: true; components: CuirComponents } | { ok: false; issues: CuirIssue[] } {
   if (typeof s !== 'string') {
     return { ok: false, issues: [{ field: 'cuir', issue: 'must be a string' }] };
   }
@@ -213,7 +177,8 @@ export function parseCuir(s: string): CuirParseResult {
   const bad = s.search(/[^0-9]/);
   if (bad >= 0) {
     const ch = String.fromCodePoint(s.codePointAt(bad) as number);
-    const where = layoutFieldAt(bad);
+    let end = 0;
+    const where = CUIR_LAYOUT.find(({ length }) => bad < (end += length))?.field;
     issues.push({
       field: 'cuir',
       issue: `must contain only digits 0-9; found ${quote(ch)} at position ${bad + 1}${where ? ` (${where})` : ''}`,
@@ -228,10 +193,7 @@ export function parseCuir(s: string): CuirParseResult {
     offset += length;
   }
   const components = parts as CuirComponents;
-
   const componentIssues = validateComponents(components, { enforceTypeSubtypeRules: false });
-  if (componentIssues.length > 0) {
-    return { ok: false, issues: componentIssues.map(({ field, issue }) => ({ field, issue })) };
-  }
+  if (componentIssues.length > 0) return { ok: false, issues: componentIssues.map(withoutKind) };
   return { ok: true, components };
 }

@@ -10,24 +10,17 @@ import { notIssuedToClientSql } from './cuir-ownership.sql.js';
 import type { GenerateCuirDto, GeneratedCuirDto } from './dto/generate-cuir.dto.js';
 import { IssuedCuirsRepository, UNIQUE_GROUP_ITEM_INDEX } from './issued-cuirs.repository.js';
 
-/** API field names of the components, for error details. */
-const REQUEST_FIELD: Record<string, string> = { jurisdiction: 'state' };
-
 const alreadyIssued = (message: string) => new DomainError('CUIR_ALREADY_ISSUED', message);
 
-/**
- * Checked before the duplicate check (contract §3): another client's CUIR gets this answer whether
- * or not its owner has registered it yet, so the answer tells nothing about registrations.
- */
+// Whether or not the owner registered it yet: the answer tells nothing about registrations.
 const notOwned = () =>
   new DomainError('CUIR_NOT_OWNED', 'The CUIR was not issued to this client', [
     { field: 'cuir', issue: 'was not issued to this client by POST /v1/cuir/generar' },
   ]);
 
 /**
- * CUIR generation and ownership (contract §3): format from the pure module, policies per client,
- * the ledger. A client's CUIRs carry its own platform id (or CUIR_PLATFORM_ID), a CUIR
- * belongs to the client it was first issued to, and only its owner registers it.
+ * CUIR generation and ownership (contract §3): a client's CUIRs carry its own platform id (or
+ * CUIR_PLATFORM_ID), a CUIR belongs to the client it was first issued to, and only it registers it.
  */
 @Injectable()
 export class CuirService {
@@ -38,7 +31,7 @@ export class CuirService {
 
   async generate(client: AuthenticatedClient, dto: GenerateCuirDto): Promise<GeneratedCuirDto> {
     const components: CuirComponents = {
-      platform: this.platformOf(client),
+      platform: client.cuirPlatformId ?? this.settings.platformId,
       repository: this.settings.repositoryId,
       jurisdiction: dto.state,
       prescriptionType: dto.prescriptionType,
@@ -47,9 +40,10 @@ export class CuirService {
       itemId: dto.itemId,
     };
     const issues = validateComponents(components, { enforceTypeSubtypeRules: client.cuirRules });
-    const details = issues.map((i) => ({
-      field: REQUEST_FIELD[i.field] ?? i.field,
-      issue: i.issue,
+    // Details name the request's fields: the jurisdiction is `state` there.
+    const details = issues.map(({ field, issue }) => ({
+      field: field === 'jurisdiction' ? 'state' : field,
+      issue,
     }));
     if (issues.some((i) => i.kind === 'format')) {
       throw new DomainError('VALIDATION_FAILED', 'Request validation failed', details);
@@ -73,30 +67,25 @@ export class CuirService {
     }
     // Whatever the uniqueness policy: the same CUIR twice is only ever the same client's.
     if (!recorded) throw alreadyIssued('This CUIR was already issued to another client');
+    const { platform, repository, jurisdiction, groupId, itemId } = components;
     return {
       cuir,
       components: {
-        platform: components.platform,
-        repository: components.repository,
-        jurisdiction: components.jurisdiction,
+        platform,
+        repository,
+        jurisdiction,
         type_subtype: typeSubtype(components),
-        groupId: components.groupId,
-        itemId: components.itemId,
+        groupId,
+        itemId,
       },
     };
   }
 
   /**
-   * For the statement that registers `cuir` for `clientId`: a guard finding that the CUIR was not
-   * issued to that client (the write then does nothing), and the answer to give when it was not.
-   * Only issuance decides: whatever generation issued to a client registers, whichever its
-   * platform digits or subtype (contract §3).
+   * For the statement registering `cuir` for `clientId`: a guard that finds it was not issued to
+   * that client (the write then does nothing), and the answer to give then. Only issuance decides.
    */
   notIssuedTo(clientId: string, cuir: string) {
     return { guard: notIssuedToClientSql(clientId, cuir), refusal: notOwned };
-  }
-
-  private platformOf(client: AuthenticatedClient): string {
-    return client.cuirPlatformId ?? this.settings.platformId;
   }
 }

@@ -3,14 +3,12 @@ import { PatternSetting } from '../config/setting-decorators.js';
 import { defineSettings, SettingsOf } from '../config/settings.js';
 
 class CuirVariables {
-  /** The default prescribing-platform id, for clients without their own (4 digits). */
   @Documented('platform id of clients without their own (`--platform-id`)', {
     default: '0001',
     env: '4 digits, assigned by the ministry: the platform id of API clients that have none of their own (credentials tool: clients create|update --platform-id NNNN)',
   })
   @PatternSetting(/^\d{4}$/, 'must be exactly 4 digits')
   CUIR_PLATFORM_ID?: string;
-  /** This repository's id in every CUIR it issues (4 digits, assigned by the ministry). */
   @Documented("this repository's id", {
     default: '0001',
     env: '4 digits, assigned by the ministry',

@@ -1,11 +1,8 @@
 /**
- * A CUIR's issuance to a client (contract §3) as ONE statement: the owner row claimed (or the
- * existing one locked and read: ON CONFLICT DO UPDATE), and the ledger row written only when the
- * owner is the caller. One statement is atomic without BEGIN and COMMIT: a second issuance under
- * the uniqueness policy fails on the ledger's partial unique index and takes the claim back with
- * it. Built with TypeORM's repositories in a transaction it was four round trips for the most
- * frequent request of the national mix (BENCHMARKS.md, "The national mix"). One row: `owned`.
- * Values: cuir, client id, then the components (IssuedCuirsRepository.record).
+ * A CUIR's issuance (contract §3) as ONE statement: the owner row claimed (or the existing one
+ * locked and read: ON CONFLICT DO UPDATE), the ledger row written only when the owner is the
+ * caller; a second issuance under the uniqueness policy fails on the ledger's partial unique
+ * index and takes the claim back with it. One row: `owned`.
  */
 export const ISSUE_CUIR_SQL = `WITH claimed AS (
     INSERT INTO cuir_owners (cuir, client_id) VALUES ($1, $2::uuid)

@@ -37,17 +37,13 @@ export class MinisterioRejection extends Error {
 }
 
 /**
- * Port of the ministry's pointer service. Each call resolves with the receipt, throws
- * MinisterioRejection for a final refusal, and DomainError UPSTREAM_UNAVAILABLE for anything
- * transient (timeouts, 5xx, auth trouble) — those are retried by the notification job.
+ * Port of the ministry's pointer service: the receipt, MinisterioRejection for a final refusal,
+ * or UPSTREAM_UNAVAILABLE for anything transient (retried by the notification job).
  */
 export abstract class MinisterioClient {
   /** Reports a prescription's pointer; idempotent on the CUIR. */
   abstract deliver(pointer: Puntero): Promise<MinisterioReceipt>;
 
-  /**
-   * Tells the ministry a pointer's prescription was cancelled; idempotent on the CUIR (a
-   * repeated notice is a `duplicate` receipt). A CUIR the ministry does not hold is a rejection.
-   */
+  /** A pointer's prescription was cancelled; idempotent on the CUIR, unknown CUIR: a rejection. */
   abstract anular(anulacion: AnulacionPuntero): Promise<MinisterioReceipt>;
 }

@@ -1,7 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { AxiosError, AxiosResponse } from 'axios';
-import { firstValueFrom, Observable } from 'rxjs';
+import { firstValueFrom } from 'rxjs';
 import { ResiliencePolicy } from '../common/resilience/resilience-policy.js';
 import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
 import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
@@ -18,26 +18,19 @@ import {
   MinisterioRejection,
 } from './ministerio.client.js';
 
-interface CachedToken {
-  value: string;
-  expiresAt: number;
-}
-
 /** Refresh this long before the ministry says the token expires (clock skew, in-flight calls). */
 const TOKEN_EARLY_REFRESH_MS = 30_000;
 const SYSTEM = 'ministerio';
 
 /**
  * The ministry's wire format: an OAuth2 client-credentials token (cached until shortly before
- * it expires, refreshed once on a 401) and one POST of the pointer, which the ministry treats
- * as idempotent on the CUIR (200 `duplicado` for a pointer it already holds), or one POST of a
- * pointer's cancellation, idempotent on the CUIR too.
- * No retries here: the notification job retries with its own backoff; the breaker still
- * makes a down ministry fail fast.
+ * it expires, refreshed once on a 401) and one POST, idempotent on the CUIR (200 `duplicado`
+ * for what it already holds). No retries here: the notification job retries with its own
+ * backoff; the breaker still makes a down ministry fail fast.
  */
 @Injectable()
 export class MinisterioHttpClient extends MinisterioClient {
-  private token?: CachedToken;
+  private token?: { value: string; expiresAt: number };
   private tokenRequest?: Promise<string>;
   private readonly policy: ResiliencePolicy;
   private readonly baseUrl: string;
@@ -57,12 +50,7 @@ export class MinisterioHttpClient extends MinisterioClient {
     return this.send('/v1/punteros', pointer);
   }
 
-  /**
-   * `POST /v1/punteros/{cuir}/anulacion` `{id_transaccion, motivo, fecha_anulacion}`: 200
-   * `{id, cuir, estado: "ANULADO", duplicado?}` (idempotent on the CUIR: `duplicado: true` for a
-   * cancellation it holds already); 404 `NO_ENCONTRADO` for a CUIR it does not hold (a
-   * rejection: there is no pointer to cancel); other answers as for the pointer.
-   */
+  /** 200 `{id, cuir, estado: "ANULADO", duplicado?}`; 404 `NO_ENCONTRADO` is a rejection. */
   anular(a: AnulacionPuntero): Promise<MinisterioReceipt> {
     const { cuir, ...body } = a;
     return this.send(`/v1/punteros/${encodeURIComponent(cuir)}/anulacion`, body);
@@ -71,31 +59,21 @@ export class MinisterioHttpClient extends MinisterioClient {
   /** One authenticated POST, with one fresh token on a 401. */
   private send(path: string, body: object): Promise<MinisterioReceipt> {
     return this.policy.execute(async (signal) => {
-      let res = await this.post(path, body, await this.accessToken(signal), signal);
+      const post = async () =>
+        this.post(path, body, signal, {
+          Authorization: `Bearer ${await this.accessToken(signal)}`,
+          'Content-Type': 'application/json',
+        });
+      let res = await post();
       if (res.status === 401) {
         this.token = undefined; // revoked or expired early: one fresh token, one more try
-        res = await this.post(path, body, await this.accessToken(signal), signal);
+        res = await post();
       }
       return this.interpret(res);
     });
   }
 
-  private async post(
-    path: string,
-    body: object,
-    token: string,
-    signal: AbortSignal,
-  ): Promise<AxiosResponse<unknown, object>> {
-    return this.request(() =>
-      this.http.post(`${this.baseUrl}${path}`, body, {
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        signal,
-        validateStatus: () => true,
-      }),
-    );
-  }
-
-  private interpret(res: AxiosResponse<unknown, object>): MinisterioReceipt {
+  private interpret(res: AxiosResponse<unknown>): MinisterioReceipt {
     const body = res.data as {
       id?: unknown;
       duplicado?: unknown;
@@ -130,13 +108,9 @@ export class MinisterioHttpClient extends MinisterioClient {
       client_id: this.settings.clientId,
       client_secret: this.settings.clientSecret,
     });
-    const res = await this.request(() =>
-      this.http.post(`${this.baseUrl}/oauth/token`, form.toString(), {
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        signal,
-        validateStatus: () => true,
-      }),
-    );
+    const res = await this.post('/oauth/token', form.toString(), signal, {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     const body = res.data as { access_token?: unknown; expires_in?: unknown };
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
       throw new UpstreamFailure(SYSTEM, `token endpoint HTTP ${res.status}`, res.status >= 500);
@@ -150,11 +124,20 @@ export class MinisterioHttpClient extends MinisterioClient {
   }
 
   /** Network-level failures (refused, reset, aborted) are transient upstream failures. */
-  private async request<D>(
-    send: () => Observable<AxiosResponse<unknown, D>>,
-  ): Promise<AxiosResponse<unknown, D>> {
+  private async post(
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    headers: Record<string, string>,
+  ): Promise<AxiosResponse<unknown>> {
     try {
-      return await firstValueFrom(send());
+      return await firstValueFrom(
+        this.http.post(`${this.baseUrl}${path}`, body, {
+          headers,
+          signal,
+          validateStatus: () => true,
+        }),
+      );
     } catch (err) {
       if (err instanceof AxiosError)
         throw new UpstreamFailure(SYSTEM, err.code ?? 'network error', true, { cause: err });

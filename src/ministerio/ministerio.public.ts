@@ -1,6 +1,2 @@
-/**
- * What the ministerio module shares with the others besides its services (the layer rule of
- * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
- * *.service.ts and this file).
- */
+// What the ministerio module shares besides its services (layer rule: .dependency-cruiser.cjs).
 export * from './ministerio.client.js';

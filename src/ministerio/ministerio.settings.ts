@@ -3,7 +3,6 @@ import { Documented } from '../config/setting-docs.js';
 import { defineSettings, SettingsOf } from '../config/settings.js';
 
 class MinisterioVariables {
-  /** OAuth2 client credentials for the ministry (never logged). */
   @Documented('ministry OAuth2 client credentials: client id', {
     default: 'sandbox',
     env: 'OAuth2 client credentials for the ministry (never logged): client id',

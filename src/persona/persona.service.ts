@@ -10,10 +10,8 @@ import { PersonaRegistryClient } from './persona-registry.client.js';
 import type { PersonaVerificationDto, VerifyPersonaDto } from './dto/verify-persona.dto.js';
 
 /**
- * Persona verification (contract §3). Persona data is kept only in a short cache (hits and misses
- * alike) and never served stale: when RENAPER is down the caller gets UPSTREAM_UNAVAILABLE.
- * The cache is per client: a shared one would answer B's first lookup of a citizen A had just
- * verified in a few milliseconds instead of a registry round trip, telling B whom A looked up.
+ * Persona verification (contract §3): a short cache, never served stale. Per client: a shared one
+ * would answer B's first lookup of a citizen A had just verified fast, telling B whom A looked up.
  */
 @Injectable()
 export class PersonaService {

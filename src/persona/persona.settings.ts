@@ -15,7 +15,6 @@ export const personaSettings = defineSettings(
   'persona',
   PersonaVariables,
   (v) => ({
-    /** Persona data (found or not) is kept only this long, never served stale (contract §3). */
     cacheTtlSeconds: v.PERSONA_CACHE_TTL_SECONDS ?? 60,
     cacheMaxEntries: 10_000,
   }),

@@ -1,5 +1,5 @@
 import { ageInYears, calendarDate, formatDomicilio } from './persona.js';
-import { isoFromSisaDate } from './renaper-wire.js';
+import { isoFromSisaDate } from './renaper.http-client.js';
 
 describe('ageInYears', () => {
   const at = (iso: string) => new Date(iso);

@@ -1,7 +1,4 @@
-/**
- * The citizen as this service understands it, and the two derived facts the API returns:
- * age and a one-line address. Pure functions, no Nest, no I/O.
- */
+/** The citizen, and the two derived facts the API returns: age and a one-line address. Pure. */
 export interface Persona {
   documento: string;
   nombre: string;
@@ -14,9 +11,8 @@ export interface Persona {
 /** Ages are reckoned on Argentina's calendar, whatever the server's time zone. */
 export const ARGENTINA_TIME_ZONE = 'America/Argentina/Buenos_Aires';
 
-/** Today's date (yyyy-mm-dd) in `timeZone` at instant `now`. */
+/** Today's date (yyyy-mm-dd: en-CA's format) in `timeZone` at instant `now`. */
 export function calendarDate(now: Date, timeZone = ARGENTINA_TIME_ZONE): string {
-  // en-CA formats as yyyy-mm-dd.
   return new Intl.DateTimeFormat('en-CA', {
     timeZone,
     year: 'numeric',
@@ -25,10 +21,7 @@ export function calendarDate(now: Date, timeZone = ARGENTINA_TIME_ZONE): string 
   }).format(now);
 }
 
-/**
- * Whole years between birth date `birth` (yyyy-mm-dd) and instant `now` on Argentina's
- * calendar. Someone born on 29 February comes of age on 1 March in common years.
- */
+/** Years since `birth` (yyyy-mm-dd); one born on 29 February ages on 1 March in common years. */
 export function ageInYears(birth: string, now: Date, timeZone = ARGENTINA_TIME_ZONE): number {
   const today = calendarDate(now, timeZone);
   const years = Number(today.slice(0, 4)) - Number(birth.slice(0, 4));
@@ -38,10 +31,7 @@ export function ageInYears(birth: string, now: Date, timeZone = ARGENTINA_TIME_Z
 
 const sameText = (a: string, b: string) => a.localeCompare(b, 'es', { sensitivity: 'base' }) === 0;
 
-/**
- * One line: street, floor/flat, locality, province, comma-separated, empty parts skipped.
- * A province equal to the locality (CABA, "CÓRDOBA, CÓRDOBA") is written once.
- */
+/** One line, empty parts skipped; a province equal to the locality (CABA, CÓRDOBA) written once. */
 export function formatDomicilio(d: Persona['domicilio']): string {
   const parts: string[] = [];
   for (const raw of [d.calle, d.pisoDpto, d.localidad, d.provincia]) {

@@ -2,7 +2,6 @@ import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { ProfesionalController } from './profesional.controller.js';
 import { ProfesionalService } from './profesional.service.js';
-import { ProfesionalCache } from './profesional-cache.js';
 import { ProfesionalRegistryClient } from './profesional-registry.client.js';
 import { RefepsHttpClient } from './refeps.http-client.js';
 
@@ -11,7 +10,6 @@ import { RefepsHttpClient } from './refeps.http-client.js';
   controllers: [ProfesionalController],
   providers: [
     ProfesionalService,
-    ProfesionalCache,
     { provide: ProfesionalRegistryClient, useClass: RefepsHttpClient },
   ],
   exports: [ProfesionalService],

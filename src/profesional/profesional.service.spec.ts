@@ -4,7 +4,6 @@ import { captureLogger, testConfig } from '../../test/support/fake-sisa.js';
 import { profesionalSettings } from './profesional.settings.js';
 import { ProfesionalService } from './profesional.service.js';
 import { Licence, pickLicence, Profesional } from './profesional.js';
-import { ProfesionalCache } from './profesional-cache.js';
 import { ProfesionalRegistryClient } from './profesional-registry.client.js';
 
 const licence = (over: Partial<Licence>): Licence => ({
@@ -64,12 +63,11 @@ describe('ProfesionalService', () => {
 
   beforeEach(() => {
     registry = new FakeRegistry();
-    const cache = new ProfesionalCache(
+    service = new ProfesionalService(
       registry,
       testConfig().settings(profesionalSettings),
       captureLogger().logger,
     );
-    service = new ProfesionalService(cache);
   });
 
   it('answers the chosen licence, all refeps ids and the first specialty', async () => {

@@ -33,7 +33,6 @@ export const profesionalSettings = defineSettings(
   (v) => ({
     ttlSeconds: v.REGISTRY_CACHE_TTL_SECONDS ?? 300,
     negativeTtlSeconds: v.REGISTRY_NEGATIVE_CACHE_TTL_SECONDS ?? 60,
-    /** How long past its lifetime a professional record may be served while REFEPS is down. */
     staleTtlSeconds: v.REGISTRY_STALE_TTL_SECONDS ?? 3600,
     maxEntries: v.REGISTRY_CACHE_MAX_ENTRIES ?? 10000,
   }),

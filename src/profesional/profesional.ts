@@ -17,10 +17,7 @@ export interface Profesional {
   matriculas: Licence[];
 }
 
-/**
- * Contract §3: the licence in `jurisdiccion` when one is asked for (none there → undefined), else
- * the first enabled one, else the first.
- */
+/** Contract §3: of the licences (in `jurisdiccion` if asked), the first enabled, else the first. */
 export function pickLicence(p: Profesional, jurisdiccion?: string): Licence | undefined {
   if (jurisdiccion !== undefined) {
     const inJurisdiction = p.matriculas.filter((m) => m.jurisdiccion === jurisdiccion);

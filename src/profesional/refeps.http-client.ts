@@ -1,20 +1,25 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { jurisdictionCodeFromName } from '../common/indec-jurisdictions.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import type { ResiliencePolicy } from '../common/resilience/resilience-policy.js';
 import { ResilienceRegistry } from '../common/resilience/resilience.registry.js';
+import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
+import { listOf, SisaRecord, text } from '../common/sisa/sisa-answer.js';
 import { sisaGet } from '../common/sisa/sisa-get.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { Profesional } from './profesional.js';
+import type { Licence, Profesional } from './profesional.js';
 import { ProfesionalRegistryClient } from './profesional-registry.client.js';
-import { REFEPS, toProfesional } from './refeps-wire.js';
 
-const OBTENER = '/sisa/services/rest/profesional/obtener';
-const BUSCAR = '/sisa/services/rest/profesional/buscar';
+const REFEPS = 'refeps';
 
-/** REFEPS through SISA's REST services, under the shared `refeps` resilience policy. */
+/**
+ * REFEPS through SISA's REST services (sisaGet), under the shared `refeps` resilience policy. Its
+ * record's quirks: lists of one sent bare, a missing element for "no specialty", province names
+ * instead of INDEC codes, enablement spread over `estado` and `vigente`.
+ */
 @Injectable()
 export class RefepsHttpClient extends ProfesionalRegistryClient {
   private readonly policy: ResiliencePolicy;
@@ -33,28 +38,61 @@ export class RefepsHttpClient extends ProfesionalRegistryClient {
   }
 
   findByDocument(documento: string): Promise<Profesional | null> {
-    return this.lookup(OBTENER, { nrodoc: documento });
+    return this.lookup('obtener', { nrodoc: documento });
   }
 
   findByLicence(matricula: string, jurisdiccion: string): Promise<Profesional | null> {
-    return this.lookup(BUSCAR, { matricula, provinciaMatriculacion: jurisdiccion });
+    return this.lookup('buscar', { matricula, provinciaMatriculacion: jurisdiccion });
   }
 
-  private lookup(path: string, params: Record<string, string>): Promise<Profesional | null> {
-    const r = this.config.upstreams;
+  private lookup(service: string, params: Record<string, string>): Promise<Profesional | null> {
+    const { refepsBaseUrl, sisaUser, sisaPassword } = this.config.upstreams;
     return this.policy.execute(async (signal) => {
       const record = await sisaGet(this.http, {
         system: REFEPS,
-        baseUrl: r.refepsBaseUrl as string,
-        path,
+        baseUrl: refepsBaseUrl as string,
+        path: `/sisa/services/rest/profesional/${service}`,
         params,
-        credentials: { usuario: r.sisaUser, clave: r.sisaPassword },
+        credentials: { usuario: sisaUser, clave: sisaPassword },
         signal,
       });
-      // Province names are public data; the record's personal fields are never logged.
-      const unknownProvince = (provincia: string) =>
-        this.log.warn({ provincia }, 'REFEPS licence in an unknown province');
-      return record && toProfesional(record, unknownProvince);
+      return record && this.toProfesional(record);
     });
+  }
+
+  /** A (non-retriable) UpstreamFailure when an "OK" record lacks what identifies a person. */
+  private toProfesional(record: SisaRecord): Profesional {
+    const documento = text(record.numeroDocumento);
+    const apellido = text(record.apellido);
+    if (documento === '' || apellido === '') {
+      throw new UpstreamFailure(REFEPS, 'INVALID_RECORD', false);
+    }
+    return {
+      documento,
+      nombre: text(record.nombre),
+      apellido,
+      matriculas: listOf(record.matriculas, 'matricula').map((m) => this.toLicence(m)),
+    };
+  }
+
+  private toLicence(m: SisaRecord): Licence {
+    const province = text(m.jurisdiccion) || text(m.provincia);
+    const jurisdiccion = jurisdictionCodeFromName(province);
+    // Province names are public data; the record's personal fields are never logged.
+    if (jurisdiccion === undefined) {
+      this.log.warn({ provincia: province }, 'REFEPS licence in an unknown province');
+    }
+    return {
+      matricula: text(m.matricula),
+      jurisdiccion: jurisdiccion ?? '',
+      profesion: text(m.profesion),
+      especialidades: listOf(m.especialidades, 'especialidad')
+        .map((e) => text(e.nombre))
+        .filter((name) => name !== ''),
+      // Enabled: state "Habilitado" and not marked as out of force.
+      habilitado:
+        text(m.estado).toUpperCase() === 'HABILITADO' && text(m.vigente).toUpperCase() !== 'NO',
+      refepsId: text(m.codigo),
+    };
   }
 }

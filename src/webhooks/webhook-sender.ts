@@ -7,7 +7,7 @@ import { InjectSettings } from '../config/settings.js';
 import { webhooksSettings } from './webhooks.settings.js';
 import type { WebhooksSettings } from './webhooks.settings.js';
 import { signatureHeader } from './webhook-signer.js';
-import { isPrivateAddress, webhookUrlProblem, WebhookUrlRules } from './webhook-url-policy.js';
+import { isPrivateAddress, webhookUrlProblem } from './webhook-url-policy.js';
 
 export interface WebhookTarget {
   url: string;
@@ -29,20 +29,16 @@ export type DeliveryResult = { ok: true; status: number } | { ok: false; reason:
  */
 @Injectable()
 export class WebhookSender {
-  readonly rules: WebhookUrlRules;
-
   constructor(
     private readonly http: HttpService,
     @InjectSettings(webhooksSettings) private readonly settings: WebhooksSettings,
-  ) {
-    this.rules = settings;
-  }
+  ) {}
 
   async deliver(target: WebhookTarget, event: WebhookEvent): Promise<DeliveryResult> {
-    const problem = await webhookUrlProblem(target.url, this.rules);
+    const problem = await webhookUrlProblem(target.url, this.settings);
     if (problem) return { ok: false, reason: `webhook URL ${problem}` };
     const body = JSON.stringify(event);
-    const allowPrivate = this.rules.allowPrivate;
+    const { allowPrivate } = this.settings;
     try {
       const res = await firstValueFrom(
         this.http.post(target.url, body, {

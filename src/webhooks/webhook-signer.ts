@@ -20,12 +20,8 @@ export function verifySignature(
     header.split(',').map((p) => p.split('=', 2) as [string, string]),
   );
   const t = Number(parts.t);
-  if (
-    !Number.isInteger(t) ||
-    Math.abs(now / 1000 - t) > toleranceSeconds ||
-    typeof parts.v1 !== 'string'
-  )
-    return false;
+  if (!Number.isInteger(t) || Math.abs(now / 1000 - t) > toleranceSeconds) return false;
+  if (typeof parts.v1 !== 'string') return false;
   const expected = Buffer.from(hmac(secret, t, body), 'hex');
   const given = Buffer.from(parts.v1, 'hex');
   return expected.length === given.length && timingSafeEqual(expected, given);

@@ -3,11 +3,9 @@ import { lookup } from 'node:dns/promises';
 
 /**
  * Addresses a webhook must never reach unless explicitly allowed: the service's own network,
- * and ranges that are never a public receiver (documentation, benchmarking, shared address
- * space). IPv6 forms that carry an IPv4 address inside (IPv4-compatible, NAT64, 6to4, Teredo)
- * are refused whole: through a translator they could reach any IPv4 address, private ones
- * included, and no real receiver needs them. (IPv4-mapped ::ffff:0:0/96 is judged by its
- * IPv4 part, by BlockList itself and by isPrivateAddress.)
+ * and ranges that are never a public receiver. IPv6 forms that carry an IPv4 address inside
+ * (IPv4-compatible, NAT64, 6to4, Teredo) are refused whole: through a translator they could
+ * reach any IPv4 address. (IPv4-mapped ::ffff:0:0/96 is judged by its IPv4 part.)
  */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
@@ -26,9 +24,6 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24], // TEST-NET-3
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
   ['::', 96], // unspecified, loopback and IPv4-compatible (deprecated)
   ['64:ff9b::', 96], // NAT64, well-known prefix
   ['64:ff9b:1::', 48], // NAT64, local use
@@ -42,17 +37,16 @@ for (const [net, prefix] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8],
 ] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
+  PRIVATE.addSubnet(net, prefix, net.includes(':') ? 'ipv6' : 'ipv4');
 }
 
-/** https outside development and tests; private targets only when WEBHOOK_ALLOW_PRIVATE is on (webhooks.slice.ts). */
+/** https outside development and tests; private targets only with WEBHOOK_ALLOW_PRIVATE. */
 export interface WebhookUrlRules {
   requireHttps: boolean;
   allowPrivate: boolean;
 }
 
 export function isPrivateAddress(address: string): boolean {
-  // An IPv4-mapped IPv6 address is judged by its IPv4 part.
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return isPrivateAddress(mapped[1]);
   const family = isIP(address);
@@ -61,9 +55,8 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 /**
- * SSRF guard for a webhook URL: the scheme, no credentials, and every address its host
- * resolves to outside private, loopback and link-local ranges. Returns the problem, or null.
- * Delivery re-checks the address it actually connects to (DNS may change in between).
+ * SSRF guard: the scheme, no credentials, every address the host resolves to outside PRIVATE.
+ * Returns the problem, or null. Delivery re-checks the address it connects to (DNS may change).
  */
 export async function webhookUrlProblem(
   raw: string,

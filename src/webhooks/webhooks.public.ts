@@ -1,7 +1,3 @@
-/**
- * What the webhooks module shares with the others besides its services (the layer rule of
- * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
- * *.service.ts and this file).
- */
+// What the webhooks module shares besides its services (the layer rule of .dependency-cruiser.cjs).
 export * from './webhook-sender.js';
 export * from './webhook-url-policy.js';

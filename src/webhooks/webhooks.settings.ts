@@ -27,9 +27,7 @@ export const webhooksSettings = defineSettings(
   'webhooks',
   WebhooksVariables,
   (v, core) => ({
-    /** https targets outside development and tests. */
     requireHttps: !['development', 'test'].includes(core.nodeEnv),
-    /** Allow private, loopback and link-local targets (tests, on-premises receivers). */
     allowPrivate: v.WEBHOOK_ALLOW_PRIVATE ?? false,
     timeoutMs: v.WEBHOOK_TIMEOUT_MS ?? 5000,
     maxAttempts: v.WEBHOOK_MAX_ATTEMPTS ?? 8,
