@@ -8,7 +8,7 @@ import { JobQueue } from '../../queue/job-queue.js';
 import { ConsultaService } from '../consulta/consulta.service.js';
 import type { RecetaDetalleDto } from '../consulta/dto/receta-responses.dto.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
-import { nothingToTell } from '../notificacion/anulacion-outcomes.js';
+import { nothingToTell } from '../notificacion/delivery-outcomes.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
 import { RecetaWebhooksService } from '../notificacion/receta-webhooks.service.js';
 import { RecetasRepository } from '../recetas.repository.js';

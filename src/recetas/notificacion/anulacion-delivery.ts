@@ -1,42 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
-import { DomainError } from '../../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
-import { wasNotAttempted } from '../../common/resilience/resilience-policy.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { InjectSettings } from '../../config/settings.js';
 import { Transactions } from '../../database/transactions.js';
-import { MinisterioClient, MinisterioRejection } from '../../ministerio/ministerio.public.js';
+import { MinisterioClient } from '../../ministerio/ministerio.public.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
 import { RecetasRepository } from '../recetas.repository.js';
-import { recetasSettings } from '../recetas.settings.js';
-import type { RecetasSettings } from '../recetas.settings.js';
+import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import {
-  anulacionFallida,
-  anulacionInformada,
+  ANULACION,
   anulacionNoRequerida,
-  anulacionRechazada,
-  AnulacionStep,
+  type AnulacionStep,
+  MAX_AGE_MS,
   nothingToTell,
-} from './anulacion-outcomes.js';
-import { describeFailure } from './delivery-outcomes.js';
+  stepOf,
+} from './delivery-outcomes.js';
 import type { NotificationJob } from './ministerio-delivery.sql.js';
 
 /** Enqueues a job on the ministry queue (inside Transactions.run it joins the transaction). */
 export type ScheduleJob = (job: NotificationJob, startAfter: Date) => Promise<unknown>;
 
-/** Retries stop this long after the cancellation, whatever the attempt count (as for the pointer). */
-const MAX_AGE_MS = 24 * 3600_000;
-
 /**
- * The ministry's notice of a cancellation (contract §7), one attempt per job of the pointer's own
- * queue (MinisterioDeliveryJob hands `kind: 'anulacion'` jobs here), after the pointer's
- * delivery: while the pointer is PENDING the notice waits, spending no attempt; when the
- * pointer was never accepted there is nothing to tell. Attempts are counted and guarded like
- * the pointer's, with the same retries and backoff; a call the breaker stopped is not counted.
+ * The ministry's notice of a cancellation (contract §7), one attempt per `kind: 'anulacion'` job
+ * of the pointer's own queue. It follows the pointer: while that is PENDING the notice waits,
+ * spending no attempt; a pointer never accepted leaves nothing to tell. Counted, guarded and
+ * retried like the pointer's attempts.
  */
 @Injectable()
 export class AnulacionDelivery {
@@ -72,43 +64,22 @@ export class AnulacionDelivery {
     if (r.estado === 'PENDING') return this.waitForPointer(r, job, schedule);
 
     const expired = Date.now() - (r.anulada_at?.getTime() ?? 0) > MAX_AGE_MS;
-    let step: AnulacionStep;
-    try {
-      const receipt = await this.ministerio.anular({
+    const step = await stepOf(ANULACION, job.attempt, { ...this.settings, expired }, () =>
+      this.ministerio.anular({
         cuir: r.cuir,
         id_transaccion: r.id_transaccion,
         motivo: r.motivo_anulacion ?? '',
         fecha_anulacion: (r.anulada_at ?? new Date()).toISOString(),
-      });
-      step = anulacionInformada(job.attempt, receipt.ref, receipt.duplicate);
-    } catch (err) {
-      if (err instanceof MinisterioRejection) {
-        step = anulacionRechazada(job.attempt, err.code, err.reason);
-      } else if (wasNotAttempted(err) && !expired) {
-        // Nothing reached the ministry: the same attempt once the breaker lets calls through.
-        const delay = this.config.resilience.halfOpenAfterMs * (1 + Math.random() * 0.5);
-        await schedule(job, new Date(Date.now() + delay));
-        this.outcomes.inc({ outcome: 'short_circuited' });
-        return;
-      } else if (err instanceof DomainError && err.code === 'UPSTREAM_UNAVAILABLE') {
-        step = anulacionFallida(job.attempt, describeFailure(err), {
-          maxAttempts: this.settings.maxAttempts,
-          retryDelaySeconds: this.settings.retryDelaySeconds,
-          retryMaxDelaySeconds: this.settings.retryMaxDelaySeconds,
-          expired,
-        });
-      } else {
-        throw err; // ours: let the queue retry the job
-      }
-    }
-    await this.settle(r, step, schedule);
+      }),
+    );
+    if (step) return this.settle(r, step, schedule);
+    // Nothing reached the ministry: the same attempt once the breaker lets calls through.
+    const delay = this.config.resilience.halfOpenAfterMs * (1 + Math.random() * 0.5);
+    await schedule(job, new Date(Date.now() + delay));
+    this.outcomes.inc({ outcome: 'short_circuited' });
   }
 
-  /**
-   * The pointer is still on its way: the notice follows it, the same attempt again after the
-   * pointer's next attempt (or the first retry delay), so the ministry never hears of the
-   * cancellation of a pointer it does not hold yet.
-   */
+  /** The pointer is still on its way: the same attempt after the pointer's next one (or the first retry delay). */
   private async waitForPointer(
     r: RecetaEntity,
     job: NotificationJob,

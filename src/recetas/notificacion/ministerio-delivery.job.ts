@@ -2,50 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { Counter, Histogram } from 'prom-client';
-import { DomainError } from '../../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
-import { wasNotAttempted } from '../../common/resilience/resilience-policy.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
 import { InjectSettings } from '../../config/settings.js';
 import { parseCuir } from '../../cuir/cuir.public.js';
 import { Transactions } from '../../database/transactions.js';
-import {
-  MinisterioClient,
-  MinisterioRejection,
-  Puntero,
-} from '../../ministerio/ministerio.public.js';
+import { MinisterioClient, type Puntero } from '../../ministerio/ministerio.public.js';
 import { JobQueue } from '../../queue/job-queue.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
 import { RecetasRepository } from '../recetas.repository.js';
-import { recetasSettings } from '../recetas.settings.js';
-import type { RecetasSettings } from '../recetas.settings.js';
+import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import { AnulacionDelivery } from './anulacion-delivery.js';
-import {
-  delivered,
-  describeFailure,
-  failedAttempt,
-  notRequired,
-  rejected,
-  Step,
-} from './delivery-outcomes.js';
+import { MAX_AGE_MS, notRequired, PUNTERO, type Step, stepOf } from './delivery-outcomes.js';
 import { MINISTERIO_QUEUE, NotificationJob } from './ministerio-delivery.sql.js';
 import { RecetaWebhooksService } from './receta-webhooks.service.js';
 
-/** Retries stop after this long whatever the attempt count (contract §4: 10 attempts or 24 h). */
-const MAX_AGE_MS = 24 * 3600_000;
-
 /**
- * The ministry notification of contract §4, one delivery attempt per job. Each attempt's outcome,
- * its history and (for a transient failure) the next attempt's job are written in one
- * transaction, guarded by the attempt count, so at-least-once job delivery never
- * double-counts and a final state is never left. An attempt the circuit breaker stopped
- * before it reached the ministry is not counted: it waits for the breaker instead. The same
- * queue carries the cancellation's notice (`kind: 'anulacion'`, AnulacionDelivery), so it is
- * as durable as the pointer and follows it.
+ * The ministry notification of contract §4, one delivery attempt per job. An attempt's outcome,
+ * history and next job are written in one transaction guarded by the attempt count, so a job
+ * delivered twice never double-counts. The same queue carries the cancellation's notice
+ * (`kind: 'anulacion'`, AnulacionDelivery), as durable as the pointer.
  */
 @Injectable()
 @QueueJob()
@@ -122,41 +102,21 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
 
     const expired = Date.now() - receta.created_at.getTime() > MAX_AGE_MS;
     const started = process.hrtime.bigint();
-    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
-    let step: Step;
-    try {
-      const receipt = await this.ministerio.deliver(this.punteroOf(receta));
-      step = delivered(job.attempt, receipt.ref, receipt.duplicate);
-    } catch (err) {
-      if (err instanceof MinisterioRejection) {
-        step = rejected(job.attempt, err.code, err.reason);
-      } else if (wasNotAttempted(err) && !expired) {
-        return this.waitForBreaker(job);
-      } else if (err instanceof DomainError && err.code === 'UPSTREAM_UNAVAILABLE') {
-        step = failedAttempt(job.attempt, describeFailure(err), {
-          maxAttempts: this.settings.maxAttempts,
-          retryDelaySeconds: this.settings.retryDelaySeconds,
-          retryMaxDelaySeconds: this.settings.retryMaxDelaySeconds,
-          expired,
-        });
-      } else {
-        throw err; // ours: let the queue retry the job
-      }
+    const step = await stepOf(PUNTERO, job.attempt, { ...this.settings, expired }, () =>
+      this.ministerio.deliver(this.punteroOf(receta)),
+    );
+    if (!step) {
+      // Nothing reached the ministry: the same attempt once the breaker lets a call through.
+      const delay = this.config.resilience.halfOpenAfterMs * (1 + Math.random() * 0.5);
+      await this.queue.enqueue(MinisterioDeliveryJob, job, {
+        startAfter: new Date(Date.now() + delay),
+      });
+      this.outcomes.inc({ outcome: 'short_circuited' });
+      return;
     }
-    this.latency.observe({ outcome: step.metric }, elapsed());
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+    this.latency.observe({ outcome: step.metric }, elapsed);
     await this.settle(receta, step);
-  }
-
-  /**
-   * The breaker stopped the call before it left: nothing was learnt about the ministry, so the
-   * same attempt runs again once the breaker lets a call through (no budget spent, no history).
-   */
-  private async waitForBreaker(job: NotificationJob): Promise<void> {
-    const delay = this.config.resilience.halfOpenAfterMs * (1 + Math.random() * 0.5);
-    await this.queue.enqueue(MinisterioDeliveryJob, job, {
-      startAfter: new Date(Date.now() + delay),
-    });
-    this.outcomes.inc({ outcome: 'short_circuited' });
   }
 
   /** Writes the step's outcome, its history and follow-up atomically; a refused guard writes nothing. */
