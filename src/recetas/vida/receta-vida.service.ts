@@ -4,10 +4,7 @@ import { DispensacionPort } from './dispensacion.port.js';
 import { vidaDe, VidaReceta } from './receta-vida.js';
 import { argentinaDate } from './vigencia.js';
 
-/**
- * A prescription's life (contract §7) now: its row with what the dispensation port knows. Inside
- * Transactions.run (after the row's lock) the reads join the transaction.
- */
+/** A prescription's life (contract §7) now: its row with what the dispensation port knows. */
 @Injectable()
 export class RecetaVidaService {
   constructor(private readonly dispensacion: DispensacionPort) {}
