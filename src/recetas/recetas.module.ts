@@ -32,15 +32,8 @@ import { RegistroWriter } from './registro/registro.writer.js';
 import { RecetaVidaService } from './vida/receta-vida.service.js';
 
 /**
- * Prescriptions, by concern: registro/ (registration and its one-statement write), consulta/
- * (listing, detail, tracking), anulacion/ (the owner's cancellation), vida/ (validity and
- * estado_receta), notificacion/ (the ministry delivery of the pointer and of the
- * cancellation, and the owner's webhooks).
- *
- * The dispensation state comes through `DispensacionPort` (vida/dispensacion.port.ts), which
- * this module declares and does not provide: DispensasModule provides it and is global, so
- * recetas never imports dispensas (dispensas imports recetas: no cycle). An app without
- * DispensasModule fails at start naming DispensacionPort.
+ * Prescriptions, by concern (docs/architecture.md, "Folders"). DispensacionPort is declared here
+ * and provided by the global DispensasModule: recetas never imports dispensas.
  */
 @Module({
   imports: [

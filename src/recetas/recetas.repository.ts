@@ -16,7 +16,6 @@ import {
   type ListingRow,
   type ListingRowSellada,
 } from './consulta/listado.sql.js';
-import { aperturaAntesDe, RECETAS_SEQUENCE } from './consulta/apertura.js';
 import { type FiltroRestringidas, restringidasQuery } from './consulta/restringidas.js';
 import { HistoryEntry, RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
@@ -213,9 +212,13 @@ export class RecetasRepository {
     }));
   }
 
-  /** The lowest id a listing from `desde` can hold (apertura.ts). */
+  /**
+   * The lowest id a listing from `desde` can hold: the months opened an hour before `desde` are
+   * skipped (a fecha_creacion is at most 5 minutes ahead of its id; the hour is for clock skew).
+   */
   private idDesde(desde: Date): Promise<string> {
-    return this.aperturas.primerIdDesde(RECETAS_SEQUENCE, aperturaAntesDe(desde));
+    const antes = new Date(desde.getTime() - 3_600_000);
+    return this.aperturas.primerIdDesde('recetas.id_transaccion', antes);
   }
 
   /** A DNI looked up: by its blind index, and in clear for rows not sealed yet. */

@@ -29,10 +29,7 @@ export {
   type SubtipoRestringido,
 } from './contenido/restringida.js';
 
-/**
- * The recetas module's face to other modules (verification, dispensation, the patient's
- * access): what they may read or do to a prescription. They never reach its repository.
- */
+/** The recetas module's face to other modules: what they may read or do to a prescription. */
 @Injectable()
 export class RecetasService {
   constructor(
@@ -46,11 +43,7 @@ export class RecetasService {
     return this.recetas.findByCuir(cuir);
   }
 
-  /**
-   * The same, read on the streaming replica when there is one (SPEC 10: the verification by
-   * CUIR and the public page tolerate lag). A miss there is asked of the primary, so a
-   * prescription registered a moment ago is never answered as unknown.
-   */
+  /** The same, read on the replica (SPEC 10: lag tolerated); a miss there is asked of the primary. */
   async findByCuirFromReplica(cuir: string): Promise<Receta | null> {
     const found = await this.transactions.onReplica(() => this.recetas.findByCuir(cuir));
     if (found || !this.transactions.hasReplica) return found;
@@ -62,19 +55,12 @@ export class RecetasService {
     return ID_TRANSACCION.test(id) ? this.recetas.findById(id) : Promise.resolve(null);
   }
 
-  /**
-   * The prescription, locked until the running transaction ends (call inside
-   * Transactions.run, first): dispensations, reservations, reversals and the cancellation of a
-   * prescription each take this lock, so they happen one at a time per prescription.
-   */
+  /** The prescription, locked until the running transaction ends (inside Transactions.run, first). */
   lockForUpdate(ref: { id_transaccion: string } | { cuir: string }): Promise<Receta | null> {
     return this.recetas.lockForUpdate(ref);
   }
 
-  /**
-   * The restricted prescriptions of some jurisdictions in a range, oldest first, with their
-   * exact count: the health authority's copy (SPEC 9.3). No jurisdiction, no prescription.
-   */
+  /** The health authority's restricted prescriptions and exact count (SPEC 9.3); none without a jurisdiction. */
   restringidas(f: FiltroRestringidas): Promise<{ rows: Receta[]; total: number }> {
     if (f.jurisdicciones.length === 0) return Promise.resolve({ rows: [], total: 0 });
     return this.recetas.restringidas(f);
