@@ -9,14 +9,15 @@ import { InjectSettings } from '../../config/settings.js';
 import { Transactions } from '../../database/transactions.js';
 import { MinisterioClient } from '../../ministerio/ministerio.public.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
+import type { AnulacionEstado } from '../receta-state.js';
 import { RecetasRepository } from '../recetas.repository.js';
 import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import {
   ANULACION,
   anulacionNoRequerida,
-  type AnulacionStep,
   MAX_AGE_MS,
   nothingToTell,
+  type Step,
   stepOf,
 } from './delivery-outcomes.js';
 import type { NotificationJob } from './ministerio-delivery.sql.js';
@@ -92,7 +93,11 @@ export class AnulacionDelivery {
   }
 
   /** The step's outcome, history and follow-up in one transaction; a refused guard writes nothing. */
-  private async settle(r: RecetaEntity, step: AnulacionStep, schedule: ScheduleJob): Promise<void> {
+  private async settle(
+    r: RecetaEntity,
+    step: Step<AnulacionEstado>,
+    schedule: ScheduleJob,
+  ): Promise<void> {
     const id = r.id_transaccion;
     const applied = await this.transactions.run(async () => {
       if (!(await this.recetas.applyAnulacionOutcome(id, r.anulacion_intentos, step))) return false;

@@ -14,7 +14,8 @@ import { MinisterioClient, type Puntero } from '../../ministerio/ministerio.publ
 import { JobQueue } from '../../queue/job-queue.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
-import { RecetasRepository } from '../recetas.repository.js';
+import { MENSAJES } from '../receta-state.js';
+import { type AttemptOutcome, RecetasRepository } from '../recetas.repository.js';
 import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import { AnulacionDelivery } from './anulacion-delivery.js';
 import { MAX_AGE_MS, notRequired, PUNTERO, type Step, stepOf } from './delivery-outcomes.js';
@@ -122,11 +123,15 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
   /** Writes the step's outcome, its history and follow-up atomically; a refused guard writes nothing. */
   private async settle(receta: RecetaEntity, step: Step): Promise<void> {
     const id = receta.id_transaccion;
-    const final = step.outcome.estado !== 'PENDING';
+    const outcome: AttemptOutcome = {
+      ...step,
+      mensaje: MENSAJES[step.estado],
+      proximoIntentoAt: step.followUp?.startAfter,
+    };
     const applied = await this.transactions.run(async () => {
-      if (!(await this.recetas.applyOutcome(id, receta.intentos, step.outcome))) return false;
+      if (!(await this.recetas.applyOutcome(id, receta.intentos, outcome))) return false;
       for (const h of step.history) await this.recetas.addHistory(id, h);
-      if (final) await this.webhooks.enqueueFinal(receta, step.outcome);
+      if (step.estado !== 'PENDING') await this.webhooks.enqueueFinal(receta, outcome);
       if (step.followUp) {
         await this.queue.enqueue(
           MinisterioDeliveryJob,
@@ -144,13 +149,13 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
       return;
     }
     this.outcomes.inc({ outcome: step.metric });
-    if (step.outcome.estado === 'FAILED') {
+    if (step.estado === 'FAILED') {
       // The regulation's "alert": a prescription that will never reach the ministry.
       this.log.error(
         {
           id_transaccion: id,
           alert: 'ministry_notification_failed',
-          reason: step.outcome.failureReason,
+          reason: step.failureReason,
         },
         'ministry notification failed for good',
       );
