@@ -19,7 +19,6 @@ import { CifradoPaciente } from './cifrado/cifrado-paciente.js';
 import { ClavesPacienteCheck } from './cifrado/claves-paciente.check.js';
 import { RecetaCuirEntity } from './entities/receta-cuir.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
-import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
 import { MinisterioBacklogMetrics } from './notificacion/ministerio-backlog.metrics.js';
 import { MinisterioDeliveryJob } from './notificacion/ministerio-delivery.job.js';
 import { RecetaWebhooksService } from './notificacion/receta-webhooks.service.js';
@@ -65,7 +64,6 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     AnulacionService,
     RecetaVidaService,
     MinisterioDeliveryJob,
-    AnulacionDelivery,
     WebhookDeliveryJob,
     RecetaWebhooksService,
     MinisterioBacklogMetrics,
