@@ -28,7 +28,6 @@ import { RecetasService } from './recetas.service.js';
 import { RegistroController } from './registro/registro.controller.js';
 import { RegistroService } from './registro/registro.service.js';
 import { RegistroWriter } from './registro/registro.writer.js';
-import { RecetaVidaService } from './vida/receta-vida.service.js';
 
 /**
  * Prescriptions, by concern (docs/architecture.md, "Folders"). DispensacionPort is declared here
@@ -62,7 +61,6 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     RegistroWriter,
     ConsultaService,
     AnulacionService,
-    RecetaVidaService,
     MinisterioDeliveryJob,
     WebhookDeliveryJob,
     RecetaWebhooksService,

@@ -5,8 +5,9 @@ import type { Receta } from './receta.js';
 import type { FiltroRestringidas } from './consulta/restringidas.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasRepository } from './recetas.repository.js';
-import type { VidaReceta } from './vida/receta-vida.js';
-import { RecetaVidaService } from './vida/receta-vida.service.js';
+import { vidaDe, type VidaReceta } from './vida/receta-vida.js';
+import { argentinaDate } from './vida/vigencia.js';
+import { DispensacionPort } from './vida/dispensacion.port.js';
 
 export type { Receta } from './receta.js';
 export type { RecetaItem };
@@ -34,7 +35,7 @@ export {
 export class RecetasService {
   constructor(
     private readonly recetas: RecetasRepository,
-    private readonly vidas: RecetaVidaService,
+    private readonly dispensacion: DispensacionPort,
     private readonly transactions: Transactions,
   ) {}
 
@@ -67,7 +68,8 @@ export class RecetasService {
   }
 
   /** Its life now: estado_receta, the window, the cancellation, dispensations, reservation. */
-  vida(r: Receta, now?: Date): Promise<VidaReceta> {
-    return this.vidas.vida(r, now);
+  async vida(r: Receta, now = new Date()): Promise<VidaReceta> {
+    const { dispensas, reserva } = await this.dispensacion.estado(r.id_transaccion);
+    return vidaDe(r, dispensas, reserva, argentinaDate(now));
   }
 }

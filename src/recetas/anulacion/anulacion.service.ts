@@ -12,7 +12,7 @@ import { nothingToTell } from '../notificacion/delivery-outcomes.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
 import { RecetaWebhooksService } from '../notificacion/receta-webhooks.service.js';
 import { RecetasRepository } from '../recetas.repository.js';
-import { RecetaVidaService } from '../vida/receta-vida.service.js';
+import { RecetasService } from '../recetas.service.js';
 
 /**
  * The owner's cancellation of a prescription (contract §7): VIGENTE or VENCIDA → ANULADA, under
@@ -25,7 +25,7 @@ import { RecetaVidaService } from '../vida/receta-vida.service.js';
 export class AnulacionService {
   constructor(
     private readonly recetas: RecetasRepository,
-    private readonly vidas: RecetaVidaService,
+    private readonly vidas: RecetasService,
     private readonly transactions: Transactions,
     private readonly queue: JobQueue,
     private readonly webhooks: RecetaWebhooksService,
