@@ -208,7 +208,7 @@ export class RecetasRepository {
       documento_paciente:
         r.id_transaccion === null
           ? (r.documento_paciente as string)
-          : this.cifrado.documento({ ...r, documento_cifrado }),
+          : this.cifrado.abrirDocumento({ ...r, documento_cifrado }).documento,
     }));
   }
 

@@ -91,11 +91,6 @@ export class CifradoPaciente {
     return indiceDocumento(this.claveIndice, documento);
   }
 
-  /** The document in clear, whichever state the row is in; throws for a key not held. */
-  documento(r: DocumentoGuardado): string {
-    return this.abrirDocumento(r).documento;
-  }
-
   /** The document and the content hash's salt (null: none) in clear, from either state. */
   abrirDocumento(r: DocumentoGuardado): { documento: string; sal: Buffer | null } {
     const claro = r.content_salt ?? null;

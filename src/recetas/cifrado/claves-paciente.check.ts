@@ -18,7 +18,7 @@ export class ClavesPacienteCheck implements OnApplicationBootstrap {
     const r = await this.recetas.ultimoSellado();
     if (!r) return;
     try {
-      this.cifrado.documento(r);
+      this.cifrado.abrirDocumento(r);
     } catch (err) {
       if (!(err instanceof DatoPacienteIlegible)) throw err;
       throw new Error(`PATIENT_DATA_KEYS cannot open the stored patient data: ${err.message}`);
