@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { customValidator } from '../../../common/validation/validator-schemas.js';
 import { IsDefined, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { argentinaDate, isCalendarDate } from '../../vida/vigencia.js';
@@ -12,17 +13,12 @@ import {
 
 // SPEC 9.2's prescription-level members, as a registration sends them and every view answers them.
 const required = { message: 'is required' };
-const apply =
-  (decorators: PropertyDecorator[]): PropertyDecorator =>
-  (target, key) =>
-    decorators.forEach((d) => d(target, key));
-
 /** A string of 1 to `max` characters (contract §1 refuses control characters everywhere). */
-export const Text = (max: number): PropertyDecorator =>
-  apply([
+export const Text = (max: number) =>
+  applyDecorators(
     IsString({ message: 'must be a string' }),
     Length(1, max, { message: `must be 1 to ${max} characters` }),
-  ]);
+  );
 
 const NACIMIENTO_MIN = '1900-01-01';
 
