@@ -33,22 +33,11 @@ export const CONTENT_SALT_BYTES = 16;
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
- * SHA-256 of the registered content, so a dispenser holding the printed prescription can check
- * it was not altered: canonical JSON (sorted keys, dates in UTC ISO 8601).
- *
- * It covers every registered member and the validity window, but the verification by CUIR (any
- * dispenser) and the printed page show it, so it must not let anyone recover what they are not
- * shown: a DNI, a birth date, a sex or an ICD-10 code each has few enough values to be found by
- * trying them all against a plain hash. So the patient's document, the patient, the coverage and
- * the diagnosis enter it as `privado_sha256`, the SHA-256 of 16 random bytes drawn at
- * registration (`content_salt`, never answered) followed by their canonical JSON: a
- * commitment that changes with any of them and reveals none. The salt is as secret as the
- * DNI (with it, a DNI window is tried in about a second), so it is stored sealed with the
- * document (SPEC 11.2; cifrado/datos-paciente.ts), and opened with it on every read.
- *
- * A prescription registered before the content members (no salt) keeps the hash it always had
- * (v1: the fields below, without the window and without the patient's document), so the
- * documents already printed still match what a pharmacy reads.
+ * SHA-256 of the registered content's canonical JSON, so a dispenser can check the printed
+ * prescription was not altered. It is shown to dispensers, so the patient's data (a DNI or a
+ * birth date can be found by trying every value) enters only as `privado_sha256`: a commitment
+ * under the secret salt `content_salt` (SPEC 11.2, sealed with the document). A prescription
+ * registered before the salt keeps its v1 hash, so documents already printed still match.
  */
 export function recetaContentHash(r: ContentHashFields): string {
   const base = {

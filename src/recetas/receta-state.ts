@@ -8,10 +8,5 @@ export const MENSAJES: Record<Estado, string> = {
   FAILED: 'Transacción fallida: el Ministerio de Salud no confirmó la recepción',
 };
 
-/**
- * The ministry's notice of a cancellation: PENDING until the ministry acknowledges it
- * (COMPLETED), refuses it or the retries run out (FAILED); NOT_REQUIRED when the pointer was
- * never accepted (the transaction FAILED, or its type is not reported).
- */
-export const ANULACION_ESTADOS = ['PENDING', 'COMPLETED', 'FAILED', 'NOT_REQUIRED'] as const;
-export type AnulacionEstado = (typeof ANULACION_ESTADOS)[number];
+/** The ministry's notice of a cancellation; NOT_REQUIRED when the pointer was never accepted. */
+export type AnulacionEstado = Estado | 'NOT_REQUIRED';

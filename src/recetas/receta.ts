@@ -2,10 +2,8 @@ import type { ContenidoColumnas } from './contenido/contenido.js';
 import type { RecetaEntity } from './entities/receta.entity.js';
 
 /**
- * A registered prescription as other modules read it (RecetasService's answers): what they show,
- * hash or decide on, read-only. Its own type rather than the entity: the rest of the row (the
- * ministry transaction's bookkeeping, the Idempotency-Key, the cancellation notice's state) is
- * recetas' own and may change without touching them; the entity stays private to recetas.
+ * A registered prescription as other modules read it (RecetasService's answers), read-only: the
+ * rest of the row is recetas' own and may change without touching them.
  */
 export type Receta = Readonly<
   Pick<

@@ -19,7 +19,6 @@ import { CifradoPaciente } from './cifrado/cifrado-paciente.js';
 import { ClavesPacienteCheck } from './cifrado/claves-paciente.check.js';
 import { RecetaCuirEntity } from './entities/receta-cuir.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
-import { AnulacionDelivery } from './notificacion/anulacion-delivery.js';
 import { MinisterioBacklogMetrics } from './notificacion/ministerio-backlog.metrics.js';
 import { MinisterioDeliveryJob } from './notificacion/ministerio-delivery.job.js';
 import { RecetaWebhooksService } from './notificacion/receta-webhooks.service.js';
@@ -29,18 +28,10 @@ import { RecetasService } from './recetas.service.js';
 import { RegistroController } from './registro/registro.controller.js';
 import { RegistroService } from './registro/registro.service.js';
 import { RegistroWriter } from './registro/registro.writer.js';
-import { RecetaVidaService } from './vida/receta-vida.service.js';
 
 /**
- * Prescriptions, by concern: registro/ (registration and its one-statement write), consulta/
- * (listing, detail, tracking), anulacion/ (the owner's cancellation), vida/ (validity and
- * estado_receta), notificacion/ (the ministry delivery of the pointer and of the
- * cancellation, and the owner's webhooks).
- *
- * The dispensation state comes through `DispensacionPort` (vida/dispensacion.port.ts), which
- * this module declares and does not provide: DispensasModule provides it and is global, so
- * recetas never imports dispensas (dispensas imports recetas: no cycle). An app without
- * DispensasModule fails at start naming DispensacionPort.
+ * Prescriptions, by concern (docs/architecture.md, "Folders"). DispensacionPort is declared here
+ * and provided by the global DispensasModule: recetas never imports dispensas.
  */
 @Module({
   imports: [
@@ -70,9 +61,7 @@ import { RecetaVidaService } from './vida/receta-vida.service.js';
     RegistroWriter,
     ConsultaService,
     AnulacionService,
-    RecetaVidaService,
     MinisterioDeliveryJob,
-    AnulacionDelivery,
     WebhookDeliveryJob,
     RecetaWebhooksService,
     MinisterioBacklogMetrics,

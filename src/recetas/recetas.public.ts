@@ -1,8 +1,4 @@
-/**
- * What the recetas module shares with the others besides its services (the layer rule of
- * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
- * *.service.ts and this file).
- */
+/** What the recetas module shares with the others besides its services (.dependency-cruiser.cjs). */
 export * from './consulta/dto/receta-filtros.query.js';
 export * from './contenido/dto/contenido.dto.js';
 export * from './notificacion/receta-webhooks.service.js';

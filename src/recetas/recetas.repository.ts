@@ -16,7 +16,6 @@ import {
   type ListingRow,
   type ListingRowSellada,
 } from './consulta/listado.sql.js';
-import { aperturaAntesDe, RECETAS_SEQUENCE } from './consulta/apertura.js';
 import { type FiltroRestringidas, restringidasQuery } from './consulta/restringidas.js';
 import { HistoryEntry, RecetaHistorialEntity } from './entities/receta-historial.entity.js';
 import { RecetaEntity } from './entities/receta.entity.js';
@@ -35,14 +34,9 @@ export interface AttemptOutcome {
 }
 
 /**
- * Prescriptions and their history. Ordinary reads and writes go through the entities; the hot
- * paths (the registration's single statement, the listing, the reads by key every action on a
- * prescription starts with) run the tuned SQL of their `*.sql.ts` files. Every call joins the caller's transaction (Transactions.run) when there is one.
- *
- * The patient's document (with the content hash's salt) and SPEC 9.2's personal members are
- * sealed at rest (CifradoPaciente): the writer seals them before its statement, and every row
- * answered here has `documento_paciente`, `content_salt` and the personal columns opened back
- * in clear, from either state of a row (sealed, or plaintext registered before sealing).
+ * Prescriptions and their history: the entities, and the tuned SQL of the `*.sql.ts` files on
+ * the hot paths; every call joins the caller's Transactions.run. Every row answered has the
+ * patient's document, the content hash's salt and the personal members opened in clear.
  */
 @Injectable()
 export class RecetasRepository {
@@ -52,11 +46,7 @@ export class RecetasRepository {
     private readonly aperturas: Aperturas,
   ) {}
 
-  /**
-   * The row with its document, the content hash's salt and its personal members in clear
-   * (throws for a key PATIENT_DATA_KEYS does not hold). A row not sealed yet has them in its
-   * columns already.
-   */
+  /** The row opened in clear (throws for a key PATIENT_DATA_KEYS does not hold). */
   private abierta<T extends DocumentoGuardado & PersonalesGuardados>(
     r: T,
   ): T & { documento_paciente: string } {
@@ -70,10 +60,7 @@ export class RecetasRepository {
     return this.transactions.repository(RecetaEntity);
   }
 
-  /**
-   * Runs a registration statement (registro.sql.ts): the new id, or null when its gate refused
-   * the write, and whether its guard stopped it.
-   */
+  /** Runs registro.sql.ts: the new id (null when its gate refused) and whether its guard stopped it. */
   async insertRegistro(statement: {
     sql: string;
     values: unknown[];
@@ -96,10 +83,7 @@ export class RecetasRepository {
     return this.row('cuir', cuir, false);
   }
 
-  /**
-   * The row, locked (FOR UPDATE) until the running transaction ends: every action on a
-   * prescription's life takes this lock first, so they run one at a time per prescription.
-   */
+  /** The row FOR UPDATE: every action on a prescription's life takes this lock first. */
   lockForUpdate(
     where: { id_transaccion: string } | { cuir: string },
   ): Promise<RecetaEntity | null> {
@@ -109,7 +93,6 @@ export class RecetasRepository {
       : this.row('id_transaccion', where.id_transaccion, true);
   }
 
-  /** The hot reads by key (receta-row.sql.ts): fixed SQL, rows in the entity's shape. */
   private async row(key: RecetaKey, value: string, lock: boolean): Promise<RecetaEntity | null> {
     const rows = await this.transactions.prepared<RecetaEntity>(recetaRowSql(key, lock), [value]);
     return rows[0] ? this.abierta(rows[0]) : null;
@@ -137,10 +120,7 @@ export class RecetasRepository {
     return rows[0]?.anulada_at ?? null;
   }
 
-  /**
-   * Guarded change of the cancellation notice's state, like applyOutcome: only a PENDING
-   * notice whose attempt count is the one the worker read changes. False when the guard refused.
-   */
+  /** Guarded like applyOutcome, for the cancellation notice's state. */
   async applyAnulacionOutcome(
     id: string,
     attemptsBefore: number,
@@ -177,8 +157,8 @@ export class RecetasRepository {
 
   /**
    * Guarded state change: only a PENDING transaction whose attempt count is the one the worker
-   * read can change. A final state is never left, and a stale worker (its job delivered twice
-   * after a crash) cannot overwrite a newer outcome. False when the guard refused.
+   * read changes, so a final state is never left and a stale worker cannot overwrite a newer
+   * outcome. False when the guard refused.
    */
   async applyOutcome(id: string, attemptsBefore: number, o: AttemptOutcome): Promise<boolean> {
     const now = () => 'now()';
@@ -205,9 +185,7 @@ export class RecetasRepository {
     asOf: string | undefined,
   ): Promise<{ rows: ListingRow[]; asOf: string }> {
     if (asOf !== undefined && this.transactions.hasReplica) {
-      // A later page (a watermark from page 1) is a read that tolerates lag, so it goes to the
-      // replica — once the replica has replayed up to the watermark; before, to the primary,
-      // or the page would miss rows page 1 promised (SPEC 10).
+      // A later page tolerates lag (SPEC 10): the replica, once it has replayed up to the watermark.
       const rows = await this.transactions.onReplica(async () =>
         BigInt(await this.latestId()) >= BigInt(asOf) ? this.listing(f, asOf) : null,
       );
@@ -230,13 +208,17 @@ export class RecetasRepository {
       documento_paciente:
         r.id_transaccion === null
           ? (r.documento_paciente as string)
-          : this.cifrado.documento({ ...r, documento_cifrado }),
+          : this.cifrado.abrirDocumento({ ...r, documento_cifrado }).documento,
     }));
   }
 
-  /** The lowest id a listing from `desde` can hold: the months below are left out (apertura.ts). */
+  /**
+   * The lowest id a listing from `desde` can hold: the months opened an hour before `desde` are
+   * skipped (a fecha_creacion is at most 5 minutes ahead of its id; the hour is for clock skew).
+   */
   private idDesde(desde: Date): Promise<string> {
-    return this.aperturas.primerIdDesde(RECETAS_SEQUENCE, aperturaAntesDe(desde));
+    const antes = new Date(desde.getTime() - 3_600_000);
+    return this.aperturas.primerIdDesde('recetas.id_transaccion', antes);
   }
 
   /** A DNI looked up: by its blind index, and in clear for rows not sealed yet. */
@@ -257,10 +239,7 @@ export class RecetasRepository {
     return { rows: rows.map((r) => this.abierta(r)), total };
   }
 
-  /**
-   * The newest sealed document among the last 1000 ids (the start's key check): an index walk
-   * from the newest id, bounded so a table of rows still in clear is not scanned.
-   */
+  /** The newest sealed document among the last 1000 ids (the start's key check), bounded. */
   async ultimoSellado(): Promise<DocumentoGuardado | null> {
     const rows: DocumentoGuardado[] = await this.transactions.manager.query(
       `SELECT cuir, documento_paciente, documento_cifrado FROM recetas

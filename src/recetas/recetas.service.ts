@@ -5,8 +5,9 @@ import type { Receta } from './receta.js';
 import type { FiltroRestringidas } from './consulta/restringidas.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasRepository } from './recetas.repository.js';
-import type { VidaReceta } from './vida/receta-vida.js';
-import { RecetaVidaService } from './vida/receta-vida.service.js';
+import { vidaDe, type VidaReceta } from './vida/receta-vida.js';
+import { argentinaDate } from './vida/vigencia.js';
+import { DispensacionPort } from './vida/dispensacion.port.js';
 
 export type { Receta } from './receta.js';
 export type { RecetaItem };
@@ -29,15 +30,12 @@ export {
   type SubtipoRestringido,
 } from './contenido/restringida.js';
 
-/**
- * The recetas module's face to other modules (verification, dispensation, the patient's
- * access): what they may read or do to a prescription. They never reach its repository.
- */
+/** The recetas module's face to other modules: what they may read or do to a prescription. */
 @Injectable()
 export class RecetasService {
   constructor(
     private readonly recetas: RecetasRepository,
-    private readonly vidas: RecetaVidaService,
+    private readonly dispensacion: DispensacionPort,
     private readonly transactions: Transactions,
   ) {}
 
@@ -46,11 +44,7 @@ export class RecetasService {
     return this.recetas.findByCuir(cuir);
   }
 
-  /**
-   * The same, read on the streaming replica when there is one (SPEC 10: the verification by
-   * CUIR and the public page tolerate lag). A miss there is asked of the primary, so a
-   * prescription registered a moment ago is never answered as unknown.
-   */
+  /** The same, read on the replica (SPEC 10: lag tolerated); a miss there is asked of the primary. */
   async findByCuirFromReplica(cuir: string): Promise<Receta | null> {
     const found = await this.transactions.onReplica(() => this.recetas.findByCuir(cuir));
     if (found || !this.transactions.hasReplica) return found;
@@ -62,26 +56,20 @@ export class RecetasService {
     return ID_TRANSACCION.test(id) ? this.recetas.findById(id) : Promise.resolve(null);
   }
 
-  /**
-   * The prescription, locked until the running transaction ends (call inside
-   * Transactions.run, first): dispensations, reservations, reversals and the cancellation of a
-   * prescription each take this lock, so they happen one at a time per prescription.
-   */
+  /** The prescription, locked until the running transaction ends (inside Transactions.run, first). */
   lockForUpdate(ref: { id_transaccion: string } | { cuir: string }): Promise<Receta | null> {
     return this.recetas.lockForUpdate(ref);
   }
 
-  /**
-   * The restricted prescriptions of some jurisdictions in a range, oldest first, with their
-   * exact count: the health authority's copy (SPEC 9.3). No jurisdiction, no prescription.
-   */
+  /** The health authority's restricted prescriptions and exact count (SPEC 9.3); none without a jurisdiction. */
   restringidas(f: FiltroRestringidas): Promise<{ rows: Receta[]; total: number }> {
     if (f.jurisdicciones.length === 0) return Promise.resolve({ rows: [], total: 0 });
     return this.recetas.restringidas(f);
   }
 
   /** Its life now: estado_receta, the window, the cancellation, dispensations, reservation. */
-  vida(r: Receta, now?: Date): Promise<VidaReceta> {
-    return this.vidas.vida(r, now);
+  async vida(r: Receta, now = new Date()): Promise<VidaReceta> {
+    const { dispensas, reserva } = await this.dispensacion.estado(r.id_transaccion);
+    return vidaDe(r, dispensas, reserva, argentinaDate(now));
   }
 }

@@ -72,10 +72,7 @@ class RecetasVariables {
   PATIENT_DATA_KEYS?: string;
 }
 
-/**
- * PATIENT_DATA_KEYS read (ConfigError lines for what is malformed); how strong each key is, and
- * that it differs from every other secret, is production-secret.ts's rule (the slice's secrets).
- */
+/** PATIENT_DATA_KEYS read (their strength is production-secret.ts's rule: the slice's secrets). */
 function patientKeys(value: string | undefined, nodeEnv: string) {
   if (value === undefined || value.trim() === '') {
     if (nodeEnv === 'production')
@@ -102,26 +99,19 @@ export const recetasSettings = defineSettings(
   'recetas',
   RecetasVariables,
   (v, core) => ({
-    /** The data keys (unset outside production: CifradoPaciente derives one from the pepper). */
     clavesPaciente: patientKeys(v.PATIENT_DATA_KEYS, core.nodeEnv),
     notification: {
-      /** First retry delay, doubled after each failed attempt. */
       retryDelaySeconds: v.MINISTRY_RETRY_DELAY_SECONDS ?? 30,
-      /** No wait between attempts is longer than this (the doubling stops there). */
       retryMaxDelaySeconds: v.MINISTRY_RETRY_MAX_DELAY_SECONDS ?? 3600,
       maxAttempts: v.MINISTRY_MAX_ATTEMPTS ?? 10,
-      /** Off: registrations queue their notification but no worker delivers (benchmarks). */
       deliveryEnabled: v.MINISTRY_DELIVERY_ENABLED ?? true,
       workerConcurrency: v.MINISTRY_WORKER_CONCURRENCY ?? 4,
-      /** Prescription types whose registration must be reported (default all). */
       notifyTypes:
         v.MINISTRY_NOTIFY_TYPES === 'none'
           ? []
           : (v.MINISTRY_NOTIFY_TYPES ?? '01,02,03').split(','),
-      /** A delivery job whose worker died is retried after this long. */
       jobExpireSeconds: v.MINISTRY_JOB_EXPIRE_SECONDS ?? 60,
     },
-    /** Validity window length in days by CUIR type: `01` medicines, `02`/`03` the rest. */
     vigenciaDias: {
       medicamentos: v.VIGENCIA_DIAS_MEDICAMENTOS ?? 30,
       otras: v.VIGENCIA_DIAS_OTRAS ?? 60,

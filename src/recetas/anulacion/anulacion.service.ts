@@ -8,24 +8,22 @@ import { JobQueue } from '../../queue/job-queue.js';
 import { ConsultaService } from '../consulta/consulta.service.js';
 import type { RecetaDetalleDto } from '../consulta/dto/receta-responses.dto.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
-import { nothingToTell } from '../notificacion/anulacion-outcomes.js';
+import { anulacionNoRequerida, nothingToTell } from '../notificacion/delivery-outcomes.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
 import { RecetaWebhooksService } from '../notificacion/receta-webhooks.service.js';
 import { RecetasRepository } from '../recetas.repository.js';
-import { RecetaVidaService } from '../vida/receta-vida.service.js';
+import { RecetasService } from '../recetas.service.js';
 
 /**
- * The owner's cancellation of a prescription (contract §7): VIGENTE or VENCIDA → ANULADA, under
- * the prescription's row lock (so no dispensation or reservation slips in between the checks
- * and the write), with its history entry, the ministry's notice on the pointer's queue, the
- * event log entry and the owner's webhook, all in one transaction. A repeated cancellation
- * answers the same detail and records nothing. Refusals are logged after the rollback.
+ * The owner's cancellation (contract §7): VIGENTE or VENCIDA → ANULADA under the row lock, with
+ * its history, the ministry's notice, the event and the webhook in one transaction. A repeated
+ * cancellation answers the same detail and records nothing.
  */
 @Injectable()
 export class AnulacionService {
   constructor(
     private readonly recetas: RecetasRepository,
-    private readonly vidas: RecetaVidaService,
+    private readonly vidas: RecetasService,
     private readonly transactions: Transactions,
     private readonly queue: JobQueue,
     private readonly webhooks: RecetaWebhooksService,
@@ -79,13 +77,8 @@ export class AnulacionService {
           : "cancelled by the owner; the ministry's notice queued",
     });
     if (why) {
-      await this.recetas.addHistory(id, {
-        evento: 'ANULACION_NO_INFORMADA',
-        estado: r.estado,
-        intento: null,
-        resultado: 'not_required',
-        detalle: `nothing to tell: ${why}`,
-      });
+      const [h] = anulacionNoRequerida(0, why).history;
+      await this.recetas.addHistory(id, { ...h, estado: r.estado });
     } else {
       await this.queue.enqueue(MinisterioDeliveryJob, {
         id_transaccion: id,

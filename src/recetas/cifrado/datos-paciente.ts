@@ -8,17 +8,10 @@ import {
 import { randomBytesPooled } from '../../common/crypto/random-pool.js';
 
 /**
- * The patient's data at rest (SPEC 10): sealed with AES-256-GCM under a key named by its id,
- * and found by a keyed blind index. Pure: the keys come from CifradoPaciente.
- *
- * A sealed value is one bytea:
- *
- *   version (1 byte, 1) | key id length n (1 byte) | key id (n ASCII bytes)
- *   | IV (12 random bytes) | GCM tag (16 bytes) | ciphertext
- *
- * The additional data binds it to its column and its prescription (`<column>:<cuir>`): a sealed
- * value copied into another row or column does not open. The document's value also holds the
- * content hash's salt (documentoConSal).
+ * The patient's data at rest (SPEC 10): AES-256-GCM under a named key, found by a keyed blind
+ * index. A sealed value is one bytea: version (1) | key id length n | key id (n ASCII bytes) |
+ * IV (12) | GCM tag (16) | ciphertext. Its additional data `<column>:<cuir>` binds it to its
+ * column and prescription: copied elsewhere, it does not open.
  */
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -38,10 +31,7 @@ export interface ClavesDatos {
 /** A value sealed under a key PATIENT_DATA_KEYS does not hold, or altered: fails loudly. */
 export class DatoPacienteIlegible extends Error {}
 
-/**
- * `kid1:<base64 of 32 bytes>,kid0:<base64>` → the keys, or the problems of the text (each a
- * line naming what is wrong, never a key).
- */
+/** `kid1:<base64 of 32 bytes>,kid0:<base64>` → the keys, or the problems (never naming a key). */
 export function parseClaves(text: string): { claves?: ClavesDatos; problems: string[] } {
   const problems: string[] = [];
   const claves = new Map<string, Buffer>();
@@ -68,10 +58,7 @@ export function parseClaves(text: string): { claves?: ClavesDatos; problems: str
   return problems.length || !actual ? { problems } : { claves: { actual, claves }, problems };
 }
 
-/**
- * Each key's KeyObject, made once: given a raw Buffer, every cipher and HMAC call builds one
- * anew, which was most of a seal's cost (BENCHMARKS.md, "What each optimisation bought").
- */
+/** Each key's KeyObject, made once: built anew per call, it was most of a seal's cost. */
 const keyObjects = new WeakMap<Buffer, KeyObject>();
 const keyObject = (key: Buffer): KeyObject => {
   let k = keyObjects.get(key);
@@ -123,10 +110,8 @@ export function abrir(claves: ClavesDatos, campo: string, cuir: string, sellado:
 }
 
 /**
- * A sealed document's plaintext (SPEC 11.2): the DNI and, after a `:` in base64, the 16 bytes
- * content_sha256 commits to the patient's data under (receta-content-hash.ts), which are
- * never stored in clear. A DNI holds digits (and dots) only. Rows sealed before hold the DNI
- * alone; their salt, if any, is in `content_salt` until `pacientes cifrar` seals it in.
+ * A sealed document's plaintext (SPEC 11.2): the DNI and, after a `:`, the content hash's salt
+ * in base64 (never stored in clear). Rows sealed before hold the DNI alone.
  */
 export function documentoConSal(documento: string, sal: Buffer | null): string {
   return sal === null ? documento : `${documento}:${sal.toString('base64')}`;
@@ -140,10 +125,7 @@ export function documentoYSal(plano: string): { documento: string; sal: Buffer |
     : { documento: plano.slice(0, sep), sal: Buffer.from(plano.slice(sep + 1), 'base64') };
 }
 
-/**
- * The blind index of a DNI: HMAC-SHA256 under a key of its own (never a data key, so it stays
- * when the data keys rotate), of the document as stored (digits only), cut to 128 bits.
- */
+/** The blind index of a DNI: HMAC-SHA256 under its own key, of the digits, cut to 128 bits. */
 export function indiceDocumento(clave: Buffer, documento: string): Buffer {
   return createHmac('sha256', keyObject(clave))
     .update(`dni:${documento.replaceAll('.', '')}`)
@@ -151,7 +133,6 @@ export function indiceDocumento(clave: Buffer, documento: string): Buffer {
     .subarray(0, INDICE_BYTES);
 }
 
-// The derivation every key from the pepper uses (outside production, and the blind index's).
 export { claveDerivada } from '../../common/crypto/clave-derivada.js';
 
 export const LABEL_INDICE = 'prescription-registry/indice-documento/v1';

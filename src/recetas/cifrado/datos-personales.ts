@@ -1,14 +1,9 @@
 import type { ContenidoColumnas } from '../contenido/contenido.js';
 
 /**
- * SPEC 9.2's personal members (SPEC 10: sealed at rest like the DNI): what names, identifies or
- * describes the patient. They are sealed together, as one value (`recetas.personales_cifrado`):
- * one AES-256-GCM operation per registration instead of seven, and one key id per row to
- * rotate.
- *
- * The coverage's `financiador`, `codigo_rnos` and `plan` stay in clear: they name the insurer
- * and its plan, which millions of patients share, so alone they identify no one; the member
- * number, which does, is sealed.
+ * SPEC 9.2's personal members (SPEC 10: sealed at rest like the DNI), sealed together as one
+ * value (`recetas.personales_cifrado`): one AES-256-GCM operation per registration, not seven.
+ * The insurer, its RNOS code and plan stay in clear: millions share them, they identify no one.
  */
 export const COLUMNAS_PERSONALES = [
   'paciente_nombre',
@@ -26,10 +21,8 @@ export type ColumnaPersonal = (typeof COLUMNAS_PERSONALES)[number];
 export type DatosPersonales = Pick<ContenidoColumnas, ColumnaPersonal>;
 
 /**
- * Each member's key in the sealed JSON. Short, because the value is stored once per
- * prescription (billions over the retention: SPEC 10 sizes 3.6 billion), and the column names
- * as keys would add about 125 bytes to every row. Never change a key: rows sealed with it
- * would no longer open (a new shape needs a new key and both read).
+ * Each member's key in the sealed JSON: short, as billions of rows store it (SPEC 10). Never
+ * change a key: rows sealed with it would no longer open.
  */
 const CLAVES: Readonly<Record<ColumnaPersonal, string>> = {
   paciente_nombre: 'n',
@@ -45,27 +38,15 @@ const COLUMNA_DE: ReadonlyMap<string, ColumnaPersonal> = new Map(
   COLUMNAS_PERSONALES.map((c) => [CLAVES[c], c]),
 );
 
-/**
- * The compact JSON to seal: the members present only (`{"n":"Ana","a":"Gómez","s":"F",
- * "f":"1985-03-14","na":"15-1/00","dc":"J02.9"}`), or null when the row has none (nothing is
- * sealed then: a registration without content pays no operation for it).
- */
+/** The compact JSON to seal (`{"n":"Ana","dc":"J02.9"}`: the members present), or null when none is. */
 export function personalesJson(r: DatosPersonales): string | null {
-  const present: Record<string, string> = {};
-  let any = false;
-  for (const c of COLUMNAS_PERSONALES) {
-    const v = r[c];
-    if (v === null || v === undefined) continue;
-    present[CLAVES[c]] = v;
-    any = true;
-  }
-  return any ? JSON.stringify(present) : null;
+  const present = COLUMNAS_PERSONALES.filter((c) => r[c] !== null && r[c] !== undefined);
+  return present.length
+    ? JSON.stringify(Object.fromEntries(present.map((c) => [CLAVES[c], r[c]])))
+    : null;
 }
 
-/**
- * The columns from an opened JSON: each member absent null. A key or a value it does not know
- * throws (a row written by a newer shape is not guessed at).
- */
+/** The columns from an opened JSON, absent members null; an unknown key or value throws. */
 export function personalesDeJson(json: string): DatosPersonales {
   const parsed: unknown = JSON.parse(json);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
@@ -86,14 +67,5 @@ export function personalesEnClaro(r: DatosPersonales): boolean {
 }
 
 /** Every personal column null: what a sealed row holds in them. */
-export function vacios(): DatosPersonales {
-  return {
-    paciente_nombre: null,
-    paciente_apellido: null,
-    paciente_sexo: null,
-    paciente_fecha_nacimiento: null,
-    cobertura_numero_afiliado: null,
-    diagnostico_codigo: null,
-    diagnostico_descripcion: null,
-  };
-}
+export const vacios = (): DatosPersonales =>
+  Object.fromEntries(COLUMNAS_PERSONALES.map((c) => [c, null])) as DatosPersonales;

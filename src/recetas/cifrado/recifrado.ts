@@ -1,36 +1,26 @@
 import type { DataSource } from 'typeorm';
-import type { CifradoPaciente, PersonalesGuardados } from './cifrado-paciente.js';
+import type {
+  CifradoPaciente,
+  DocumentoGuardado,
+  PersonalesGuardados,
+} from './cifrado-paciente.js';
 import { DatoPacienteIlegible } from './datos-paciente.js';
 import { COLUMNAS_PERSONALES, personalesEnClaro } from './datos-personales.js';
 
-/** Rows still to do after a run: in clear, or under a key that is not the current one. */
-export interface Restantes {
-  total: number;
-  /** Rows with the document, the content hash's salt or a personal member in clear. */
-  en_claro: number;
-  /** Rows sealed under another key than the current one, by that key's id. */
-  por_clave: Record<string, number>;
-}
-
 /** What one run of `pacientes cifrar` did, and what is left. */
 export interface RecifradoRun {
-  /**
-   * Rows sealed that held patient data in clear (registered before sealing): the document, the
-   * content hash's salt, or SPEC 9.2's personal members.
-   */
+  /** Rows sealed that held the document, the salt or a personal member in clear. */
   en_claro: number;
   /** Rows re-sealed that were under another key than the current one (and nothing in clear). */
   otra_clave: number;
   clave_actual: string;
-  /** Transactions that re-sealed rows: about rows ÷ batch size, whatever the ids. */
+  /** Transactions that re-sealed rows. */
   lotes: number;
-  /**
-   * Counted after the walk: rows under a key PATIENT_DATA_KEYS does not hold (or that does not
-   * open them), and any written meanwhile by an instance sealing under another key.
-   */
-  restantes: Restantes;
+  /** Counted after the walk: in clear, or by the other key they are under (one not held). */
+  restantes: { total: number; en_claro: number; por_clave: Record<string, number> };
   duration_ms: number;
 }
+export type Restantes = RecifradoRun['restantes'];
 
 /** The key id inside a sealed value (datos-paciente.ts: byte 1 its length, from byte 2). */
 const kid = (column: string) => `substring(${column} from 3 for get_byte(${column}, 1))`;
@@ -45,12 +35,8 @@ const pendiente = (k: string) => `(${EN_CLARO}
           OR ${kid('personales_cifrado')} <> convert_to(${k}, 'UTF8'))`;
 
 /**
- * The next batch: the first `$2` rows after id `$1` that have work to do under key `$3`, locked
- * while they are re-sealed. A walk over rows (keyset), never over id ranges: ids jump by 10^9
- * at every month (a month's partition holds ids yyyymm·10^9…), so ranges would be mostly
- * empty. FOR UPDATE without SKIP LOCKED: a row the service holds (a dispensation's lock,
- * milliseconds) is waited for, not missed. The birth date is read as text, `YYYY-MM-DD`, as
- * the service reads it.
+ * The next batch: the first `$2` rows after id `$1` with work to do under key `$3`, locked. A
+ * keyset walk, as ids jump by 10^9 at every month; no SKIP LOCKED: a locked row is waited for.
  */
 const PENDIENTES_SQL = `SELECT id_transaccion::text AS id, cuir, documento_paciente, documento_cifrado,
          content_salt,
@@ -80,23 +66,12 @@ const RESTANTES_SQL = `SELECT CASE WHEN ${EN_CLARO} THEN NULL
    WHERE ${pendiente('$1')}
    GROUP BY 1`;
 
-interface Pendiente extends PersonalesGuardados {
-  id: string;
-  cuir: string;
-  documento_paciente: string | null;
-  documento_cifrado: Buffer | null;
-  content_salt: Buffer | null;
-}
+type Pendiente = PersonalesGuardados & DocumentoGuardado & { id: string };
 
 /**
- * Seals every prescription's document (with the content hash's salt) and personal members
- * still in clear, and re-seals under the current key every one sealed under another (the
- * rotation), walking the rows that need it in batches of `lote`, one short transaction each,
- * so it runs while the service does: reads accept both states, and the service never rewrites
- * them. A row due for either is sealed whole (both values under the current key). Rows
- * registered after the walk started are sealed under the current key already, as long as
- * every instance runs with the same PATIENT_DATA_KEYS. A row under a key PATIENT_DATA_KEYS does
- * not hold (or that does not open it) is left as it is and counted in `restantes`.
+ * Seals every row's patient data still in clear and re-seals under the current key those under
+ * another (the rotation), in batches of `lote`, one short transaction each, while the service
+ * runs (reads accept both states). A row under a key not held is left and counted in `restantes`.
  */
 export async function cifrarPendientes(
   ds: DataSource,

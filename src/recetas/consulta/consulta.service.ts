@@ -9,7 +9,7 @@ import type { RecetaEntity } from '../entities/receta.entity.js';
 import { RecetasRepository } from '../recetas.repository.js';
 import type { ListadoEventosDto, ListarEventosQuery } from './dto/eventos.dto.js';
 import type { VidaReceta } from '../vida/receta-vida.js';
-import { RecetaVidaService } from '../vida/receta-vida.service.js';
+import { RecetasService } from '../recetas.service.js';
 import type { ListarRecetasQuery } from './dto/listar-recetas.query.js';
 import type {
   ListadoRecetasDto,
@@ -26,7 +26,7 @@ export class ConsultaService {
   constructor(
     private readonly recetas: RecetasRepository,
     private readonly auditoria: AuditoriaService,
-    private readonly vidas: RecetaVidaService,
+    private readonly vidas: RecetasService,
   ) {}
 
   async list(client: AuthenticatedClient, q: ListarRecetasQuery): Promise<ListadoRecetasDto> {

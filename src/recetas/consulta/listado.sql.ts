@@ -1,17 +1,9 @@
 import { SqlParams } from '../../common/sql/sql-params.js';
 import type { Estado } from '../receta-state.js';
 
-/**
- * The listing's SQL and how its rows become the answer (contract §3). The bench baseline runs this
- * same statement and mapping (this file is part of the surface bench/ may read), so it
- * depends on nothing but its types.
- */
+// The listing's SQL and answer (contract §3); bench/ runs them too, so they depend on types only.
 
-/**
- * `total` is exact up to this many matches; beyond it, `total` is this number and
- * `total_exact` is false. Counting a million-row range exactly costs seconds of database CPU
- * per request, which no listing page is worth; narrower filters give exact totals.
- */
+/** `total` is exact up to this many matches (an exact count of millions costs seconds of CPU). */
 export const LIST_COUNT_CAP = 10_000;
 
 export interface ListFilters {
@@ -25,10 +17,7 @@ export interface ListFilters {
   offset: number;
 }
 
-/**
- * A DNI looked up: its blind index (rows sealed) and the DNI itself (rows registered before
- * sealing, until `pacientes cifrar` has sealed them: the partial index finds those).
- */
+/** A DNI looked up: by its blind index, and in clear for rows not sealed yet. */
 export interface DocumentoBuscado {
   indice: Buffer;
   claro: string;
@@ -37,7 +26,7 @@ export interface DocumentoBuscado {
 /** The filters as the statement takes them: the document by its blind index. */
 export type ListingFilters = Omit<ListFilters, 'documento'> & {
   documento?: DocumentoBuscado;
-  /** The lowest id the range can hold (apertura.ts): the months below are not planned. */
+  /** The lowest id the range can hold: the months below are not planned. */
   idDesde?: string;
 };
 
@@ -54,22 +43,14 @@ export interface RecetaSummary {
 /** The newest id_transaccion visible now: the snapshot watermark of a listing. */
 export const LATEST_ID_SQL = `SELECT max(id_transaccion)::text AS id FROM recetas`;
 
-/**
- * The same among the ids from `$1` on (the current month's first): planned over that month's
- * partitions alone, where LATEST_ID_SQL plans and probes every month's (6.5 ms of planning at
- * 60 months, against 0.6; BENCHMARKS.md, "National scale"). Null when no row has such an id yet.
- */
+/** The same among the ids from `$1` on (this month's first): one month planned, not all. */
 export const LATEST_ID_FROM_SQL = `SELECT max(id_transaccion)::text AS id FROM recetas WHERE id_transaccion >= $1`;
 
 /**
- * One page, newest first with the id as tie-break, and the count of matches up to
- * `countCap + 1` (an exact count of a million-row range costs seconds of CPU per request),
- * in ONE statement, below the snapshot watermark `asOf`. The watermark is a parameter, not a
- * subquery of the statement, because the planner must know it: unknown, it guesses that a
- * third of the rows pass, and for a deep page it sorted the client's whole range (82 ms
- * instead of ~6 at 100,000 rows). The page is found on the index alone and only its rows are
- * read, so a deep page walks index entries rather than whole rows. Rows: `counted` on each,
- * and one row with null columns when the page is empty.
+ * One page, newest first (ties by id), and the count of matches up to `countCap + 1`, in ONE
+ * statement below the watermark `asOf`, a parameter because the planner must know it. The page
+ * is found on the index alone, then only its rows are read. Rows: `counted` on each, and one
+ * row with null columns when the page is empty.
  */
 export function listingSql(
   f: ListingFilters,
@@ -82,9 +63,7 @@ export function listingSql(
     `fecha_creacion >= ${p.add(f.desde)}`,
     `fecha_creacion <= ${p.add(f.hasta)}`,
   ];
-  // The id range: the scan's, and the page's rows are read back under it too, so that read is
-  // planned over the range's months alone, not every month's primary key (BENCHMARKS.md,
-  // "National scale").
+  // The id range, also on the page's read-back: only the range's months are planned.
   const ids = [`id_transaccion <= ${p.add(asOf)}`];
   if (f.idDesde) ids.push(`id_transaccion >= ${p.add(f.idDesde)}`);
   where.push(...ids);
@@ -111,19 +90,13 @@ export function listingSql(
 
 export type ListingRow = RecetaSummary & { counted: number };
 
-/**
- * A row as the statement answers it: the document sealed (`documento_paciente` null then), to
- * be opened in clear before listingAnswer.
- */
+/** A row as the statement answers it: the document sealed, to be opened before listingAnswer. */
 export type ListingRowSellada = Omit<ListingRow, 'documento_paciente'> & {
   documento_paciente: string | null;
   documento_cifrado: Buffer | null;
 };
 
-/**
- * A listing page's answer: `total` exact up to `countCap` matches, else capped with
- * `total_exact: false`; each item projected to the API's summary fields.
- */
+/** A listing page's answer: `total` exact up to `countCap`, else capped with `total_exact: false`. */
 export function listingAnswer(
   rows: ListingRow[],
   asOf: string,

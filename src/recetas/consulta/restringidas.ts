@@ -21,10 +21,9 @@ const part = (field: 'jurisdiction' | 'prescriptionType' | 'medicationType', ali
 };
 
 /**
- * The restricted prescriptions of the authority's jurisdictions in the range, oldest first.
- * The restriction is written exactly as the partial index `recetas_restringidas` states it
- * (fiscalizacion's migration): the planner uses a partial index only when the query implies
- * its predicate, and it then walks only restricted rows, by jurisdiction and time.
+ * The restricted prescriptions of the authority's jurisdictions in the range, oldest first. The
+ * restriction is written exactly as the partial index `recetas_restringidas` states it, or the
+ * planner would not use it.
  */
 export function restringidasQuery(
   q: SelectQueryBuilder<RecetaEntity>,
@@ -39,7 +38,7 @@ export function restringidasQuery(
       desde: f.desde,
       hasta: f.hasta,
     })
-    // The months before the range are left out of the plan (apertura.ts).
+    // The months before the range are left out of the plan.
     .andWhere(`${r}.id_transaccion >= :idDesde`, { idDesde: f.idDesde });
   if (f.subtipo) q.andWhere(`${part('medicationType', r)} = :subtipo`, { subtipo: f.subtipo });
   if (f.matricula)

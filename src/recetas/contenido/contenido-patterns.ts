@@ -1,8 +1,4 @@
-/**
- * The patterns of the prescription's content (SPEC 9.2), as the OpenAPI document states them
- * and the validators use them (contenido-patterns.spec.ts checks each against its validator).
- * JSON Schema dialect: ECMA-262.
- */
+/** The patterns of the prescription's content (SPEC 9.2), as OpenAPI states them (ECMA-262). */
 
 /** ICD-10: a letter (not U), two digits, optionally a dot and 1–4 digits or capital letters. */
 export const CIE10_PATTERN = '^[A-TV-Z][0-9]{2}(\\.[0-9A-Z]{1,4})?$';
@@ -24,5 +20,4 @@ export const SEXOS = ['F', 'M', 'X'] as const;
 export type Sexo = (typeof SEXOS)[number];
 
 /** A catalogue code: 1–32 letters, digits or dashes. */
-export const CODIGO_MEDICAMENTO_PATTERN = '^[A-Za-z0-9-]{1,32}$';
 export const CODIGO_MEDICAMENTO = /^[A-Za-z0-9-]{1,32}$/;

@@ -1,10 +1,7 @@
 /**
- * The prescription's content beyond its items' names and quantities (SPEC 9.2): the patient,
- * the coverage, the diagnosis, and per item the generic name, strength, form, presentation,
- * dosage and whether it may be substituted. Stored in typed columns of `recetas` (the objects)
- * and in the items' JSON (the item members); these pure functions turn one into the other, so
- * every view (detail, verification, patient, document, the authority's of SPEC 9.3) reads the
- * same shape.
+ * The prescription's content of SPEC 9.2: the patient, coverage and diagnosis (typed columns of
+ * `recetas`) and the item members (the items' JSON). Pure mappings between columns and answers,
+ * so every view reads the same shape.
  */
 import type { Sexo } from './contenido-patterns.js';
 
@@ -47,11 +44,7 @@ export const ITEM_TEXT_MEMBERS = [
 ] as const;
 export type ItemTextMember = (typeof ITEM_TEXT_MEMBERS)[number];
 
-/**
- * An item as stored in `recetas.items` (jsonb): a text member only when given, and
- * `sustituible` only when false (absent: true), so an item without the new members is stored
- * exactly as before them.
- */
+/** An item as stored in `recetas.items`: a text member only when given, `sustituible` only when false. */
 export type ItemGuardado = { nombre: string; cantidad: number; sustituible?: boolean } & Partial<
   Record<ItemTextMember, string>
 >;
@@ -72,17 +65,8 @@ export function itemGuardado(i: ItemGuardado): ItemGuardado {
 
 /** A stored item as the views show it. */
 export function itemContenido(stored: ItemGuardado): ItemContenido {
-  const item: ItemContenido = {
-    nombre: stored.nombre,
-    cantidad: stored.cantidad,
-    sustituible: true,
-  };
-  for (const k of ITEM_TEXT_MEMBERS) {
-    const v = stored[k];
-    if (v) item[k] = v;
-  }
-  item.sustituible = stored.sustituible !== false;
-  return item;
+  const { nombre, cantidad, sustituible, ...members } = itemGuardado(stored);
+  return { nombre, cantidad, sustituible: sustituible !== false, ...members };
 }
 
 /** The typed columns of `recetas` that hold the prescription-level members. */
@@ -148,26 +132,16 @@ export function diagnosticoDe(r: ContenidoColumnas): Diagnostico | null {
   };
 }
 
-/** The members an answer shows: each only when registered (absent ones are left out). */
-export interface ContenidoVisible {
-  paciente?: Paciente;
-  cobertura?: Cobertura;
-  diagnostico?: Diagnostico;
-}
+const MIEMBROS = { paciente: pacienteDe, cobertura: coberturaDe, diagnostico: diagnosticoDe };
 
 /** The members a view shows, each only when registered (an answer leaves absent ones out). */
 export function contenidoVisible(
   r: ContenidoColumnas,
-  which: ReadonlyArray<keyof ContenidoVisible>,
-): ContenidoVisible {
-  const shown: ContenidoVisible = {};
+  which: ReadonlyArray<keyof typeof MIEMBROS>,
+): { paciente?: Paciente; cobertura?: Cobertura; diagnostico?: Diagnostico } {
+  const shown = {};
   for (const member of which) {
-    const value =
-      member === 'paciente'
-        ? pacienteDe(r)
-        : member === 'cobertura'
-          ? coberturaDe(r)
-          : diagnosticoDe(r);
+    const value = MIEMBROS[member](r);
     if (value) Object.assign(shown, { [member]: value });
   }
   return shown;

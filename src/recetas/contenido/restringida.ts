@@ -1,8 +1,7 @@
 /**
- * Restricted prescriptions (SPEC 9.3): CUIR type 01 (medication) with subtype 03 ("bajo receta
- * archivada") or 04 ("legalmente restringido": narcotics and listed psychotropics). The
- * regulation wants their patient and the full dosage on record, and a copy the jurisdiction's
- * health authority can read. Pure: the CUIR's digits decide, nothing else.
+ * Restricted prescriptions (SPEC 9.3): CUIR type 01 with subtype 03 ("bajo receta archivada") or
+ * 04 ("legalmente restringido"), which need their patient and full dosage on record. Pure: the
+ * CUIR's digits decide.
  */
 import { CUIR_LAYOUT, type CuirComponentField } from '../../cuir/cuir.public.js';
 
@@ -58,11 +57,7 @@ interface RegistroRestringible {
   items: ReadonlyArray<Partial<Record<(typeof MIEMBROS_ITEM_RESTRINGIDA)[number], unknown>>>;
 }
 
-/**
- * What a registration of a restricted prescription lacks, one detail per missing member
- * (`paciente`, `items[0].dci`…), in the shape of a VALIDATION_FAILED's details; empty when
- * nothing is missing or the prescription is not restricted.
- */
+/** What a restricted prescription's registration lacks, as VALIDATION_FAILED details (`items[0].dci`…). */
 export function faltantesRestringida(
   dto: RegistroRestringible,
 ): Array<{ field: string; issue: string }> {

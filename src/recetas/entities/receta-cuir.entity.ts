@@ -2,11 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * A registered CUIR and its prescription (`recetas_cuir`): "one registration per CUIR" across
- * every month's partition of `recetas` (a partitioned table's unique index must hold its
- * partition key), and the way a read by CUIR finds the id that prunes it to one partition.
- * Written only by the trigger on `recetas`' inserts (`recetas_al_insertar`), never by the
- * service. Unpartitioned and narrow; a month's drop deletes its rows by id range (a BRIN
- * index, which @Index cannot declare).
+ * `recetas`' partitions, and a read by CUIR's way to the id. Written only by `recetas`' insert
+ * trigger; its BRIN index on the id cannot be declared here.
  */
 @Entity('recetas_cuir')
 export class RecetaCuirEntity {

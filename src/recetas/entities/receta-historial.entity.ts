@@ -1,18 +1,11 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { Estado } from '../receta-state.js';
 
-/**
- * One state change or delivery attempt of a prescription's transaction (`receta_historial`),
- * partitioned with its prescription (by id_transaccion, which leads its key): the key
- * (id_transaccion, id) is also the index a prescription's history is read by.
- */
+/** One state change or delivery attempt of a transaction, partitioned with its prescription. */
 @Entity('receta_historial')
 export class RecetaHistorialEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
-  /**
-   * Its prescription's; no foreign key (RecetasParticionadas: the check through the partitioned
-   * table cost a tenth of the registration's throughput): written beside it or under its lock.
-   */
+  /** No foreign key (it cost a tenth of the registration's throughput): written beside it or under its lock. */
   @PrimaryColumn('bigint') id_transaccion: string;
 
   /** clock_timestamp() at insert: entries of one transaction keep their real order. */

@@ -7,19 +7,12 @@ import type { AnulacionEstado, Estado } from '../receta-state.js';
 export type RecetaItem = ItemGuardado;
 
 /**
- * A registered prescription and its ministry transaction (table `recetas`). Properties are
- * named as the columns and the API name them (snake_case, Spanish), so rows read by SQL and by
- * the entity have one shape and no mapper sits between them and the answers.
+ * A registered prescription and its ministry transaction (`recetas`), partitioned by month of
+ * its id; named as the columns and the API name them, so SQL rows and entities share one shape.
+ * Its triggers (no decorator exists for them) write its `recetas_cuir` row and test its rules.
  */
 @Entity('recetas')
-/**
- * Partitioned by month of its id (RecetasParticionadas). A CUIR registers once, whoever
- * registers it: its row in recetas_cuir (one per CUIR) is the race-safe 409, and a trigger on
- * every insert writes that row (RecetasCuirPorTrigger, RecetasReglasEnTrigger; TypeORM has no
- * decorator for triggers).
- */
-// The listing's indexes: one client's range, newest first (fecha_creacion DESC, id_transaccion
-// DESC in the migration; @Index has no direction, and a backward scan serves the same order).
+// The listing's indexes (DESC in the migration: @Index has no direction; a backward scan serves).
 @Index('recetas_client_fecha', ['client_id', 'fecha_creacion', 'id_transaccion'])
 @Index('recetas_client_matricula_fecha', [
   'client_id',
@@ -27,8 +20,7 @@ export type RecetaItem = ItemGuardado;
   'fecha_creacion',
   'id_transaccion',
 ])
-// By patient: the blind index (rows sealed), and the plaintext of rows registered before
-// sealing, partial so it empties as `pacientes cifrar` runs (migration 1795728600000).
+// By patient: the blind index, and (partial) the plaintext of rows not sealed yet.
 @Index('recetas_client_documento_fecha', [
   'client_id',
   'documento_indice',
@@ -41,28 +33,17 @@ export type RecetaItem = ItemGuardado;
   { where: 'documento_paciente IS NOT NULL' },
 )
 @Index('recetas_client_estado_fecha', ['client_id', 'estado', 'fecha_creacion', 'id_transaccion'])
-/** The ministry backlog for the operators' metrics. */
 @Index('recetas_pending', ['created_at'], { where: "estado = 'PENDING'" })
-// No CHECKs: the rules they stated (estado, the cancellation's fields, the validity window, SPEC
-// 9.2's content, the sealed document and personal members, the items' types) are tested by the
-// triggers on every insert and update, with the CHECKs' own errors, because PostgreSQL rebuilt
-// the CHECKs' expressions for every statement (RecetasReglasEnTrigger, where they are listed).
+// No CHECKs: the triggers test their rules, cheaper per statement (RecetasReglasEnTrigger).
 export class RecetaEntity implements ContenidoColumnas {
-  /**
-   * The regulation's sequential transaction id (bigint, read as a decimal string), drawn from
-   * `recetas_id_transaccion_seq`, the sequence the migration created for it.
-   */
+  /** The regulation's sequential transaction id (bigint, as a decimal string). */
   @PrimaryGeneratedColumn('increment', { type: 'bigint' }) id_transaccion: string;
   @Column('uuid')
   @ForeignKey('api_clients', 'id', { name: 'recetas_client_id_fkey' })
   client_id: string;
 
   @Column('char', { length: 41 }) cuir: string;
-  /**
-   * The patient's DNI. In the table only for rows registered before it was sealed, until
-   * `pacientes cifrar` seals them (null after); RecetasRepository fills it with the document
-   * in clear on every row it answers, so the rest of the module reads a string.
-   */
+  /** The DNI: in the table only for rows not sealed yet; RecetasRepository fills it in clear. */
   @Column('varchar', { length: 8, nullable: true }) documento_paciente: string;
   /** The DNI sealed (AES-256-GCM, key id inside: cifrado/datos-paciente.ts). */
   @Column('bytea', { nullable: true }) documento_cifrado: Buffer | null;
@@ -96,11 +77,8 @@ export class RecetaEntity implements ContenidoColumnas {
   @Column('timestamptz', { default: () => 'now()' }) created_at: Date;
   @Column('timestamptz', { default: () => 'now()' }) updated_at: Date;
   /**
-   * SPEC 9.2's content (contenido/contenido.ts maps them to and from the API's objects). The
-   * personal members (cifrado/datos-personales.ts: all but the insurer, its RNOS code and plan)
-   * are in the table only for rows registered before they were sealed, until `pacientes
-   * cifrar` seals them; RecetasRepository fills them in clear from `personales_cifrado` on
-   * every row it answers, so the rest of the module reads them as before.
+   * SPEC 9.2's content (contenido/contenido.ts). The personal members are in the table only for
+   * rows not sealed yet; RecetasRepository fills them in clear from `personales_cifrado`.
    */
   @Column('varchar', { length: 100, nullable: true }) paciente_nombre: string | null;
   @Column('varchar', { length: 100, nullable: true }) paciente_apellido: string | null;
@@ -114,17 +92,10 @@ export class RecetaEntity implements ContenidoColumnas {
   @Column('varchar', { length: 8, nullable: true }) diagnostico_codigo: string | null;
   @Column('varchar', { length: 200, nullable: true }) diagnostico_descripcion: string | null;
   /**
-   * 16 random bytes drawn at registration, under which content_sha256 commits to the patient's
-   * data (receta-content-hash.ts); null for prescriptions registered before it, whose hash is
-   * computed as it always was. Stored sealed inside `documento_cifrado` (SPEC 11.2); in this
-   * column only for rows registered before, until `pacientes cifrar` seals it there.
-   * RecetasRepository fills it in clear on every row it answers.
+   * The content hash's salt (receta-content-hash.ts; null before it existed), sealed inside
+   * `documento_cifrado`: here only for rows not sealed yet. RecetasRepository fills it in clear.
    */
   @Column('bytea', { nullable: true }) content_salt: Buffer | null;
-  /**
-   * The personal members sealed as one value (AES-256-GCM of their compact JSON, key id
-   * inside: cifrado/datos-personales.ts); null for rows registered before, and for a
-   * prescription without any.
-   */
+  /** The personal members sealed as one value (cifrado/datos-personales.ts); null: none, or not sealed yet. */
   @Column('bytea', { nullable: true }) personales_cifrado: Buffer | null;
 }

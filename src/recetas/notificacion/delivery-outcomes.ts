@@ -1,23 +1,31 @@
-import type { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/domain-error.js';
+import { wasNotAttempted } from '../../common/resilience/resilience-policy.js';
+import { type MinisterioReceipt, MinisterioRejection } from '../../ministerio/ministerio.public.js';
 import type { HistoryEntry } from '../entities/receta-historial.entity.js';
-import { MENSAJES } from '../receta-state.js';
-import type { AttemptOutcome } from '../recetas.repository.js';
+import type { AnulacionEstado, Estado } from '../receta-state.js';
 
-/**
- * The PENDING → COMPLETED / FAILED machine of contract §4 as pure functions: what one delivery
- * attempt's result does to the transaction, and the history it leaves. The job (ministerio-
- * delivery.job.ts) applies them.
- */
-export interface Step {
-  outcome: AttemptOutcome;
-  /** The metric label of this step. */
-  metric: 'completed' | 'duplicate' | 'rejected' | 'retry' | 'failed' | 'not_required';
+// What one attempt does to the pointer (contract §4: PENDING → COMPLETED / FAILED) or to a
+// cancellation's notice (§7), and the history it leaves; the two jobs write it.
+
+/** Retries stop this long after the registration or the cancellation (contract §4: or 10 attempts). */
+export const MAX_AGE_MS = 24 * 3600_000;
+
+type Metric = 'completed' | 'duplicate' | 'rejected' | 'retry' | 'failed' | 'not_required';
+
+/** One attempt's result: the pointer's (or the notice's) state after it and its history. */
+export interface Step<E extends AnulacionEstado = Estado> {
+  estado: E;
+  /** The attempt that produced it (the count before, when no call was made). */
+  intento: number;
+  metric: Metric;
   history: HistoryEntry[];
-  /** The next attempt's job, for a transient failure. */
+  ministerioRef?: string;
+  failureReason?: string;
+  /** The next attempt's job, after a transient failure. */
   followUp?: { attempt: number; startAfter: Date };
 }
 
-/** When a transient failure is retried: the attempts allowed, the backoff, and the notice's age. */
+/** When a transient failure is retried: the attempts allowed, the backoff, and the age. */
 export interface RetryPolicy {
   maxAttempts: number;
   retryDelaySeconds: number;
@@ -27,20 +35,8 @@ export interface RetryPolicy {
 }
 
 /**
- * When attempt `attempt + 1` is due after a transient failure of `attempt`, or null when the
- * policy is spent (attempts used up, or too old): then the notice is FAILED.
- */
-export function nextAttemptAt(attempt: number, policy: RetryPolicy, now: number): Date | null {
-  if (attempt >= policy.maxAttempts || policy.expired) return null;
-  return new Date(
-    now + retryDelayMs(policy.retryDelaySeconds, attempt, policy.retryMaxDelaySeconds),
-  );
-}
-
-/**
- * Retry delay before attempt `attempt + 1`: the base delay doubled after each failed
- * attempt up to `maxSeconds`, with ±20 % jitter so many failed deliveries do not retry in
- * lock-step.
+ * Retry delay before attempt `attempt + 1`: the base delay doubled after each failed attempt up
+ * to `maxSeconds`, with ±20 % jitter so failed deliveries do not retry in lock-step.
  */
 export function retryDelayMs(
   baseSeconds: number,
@@ -56,8 +52,10 @@ export function retryDelayMs(
 }
 
 export function notRequired(intentos: number, type: string): Step {
+  const detalle = `prescription type ${type} is not reported`;
   return {
-    outcome: { estado: 'COMPLETED', mensaje: MENSAJES.COMPLETED, intento: intentos },
+    estado: 'COMPLETED',
+    intento: intentos,
     metric: 'not_required',
     history: [
       {
@@ -65,106 +63,140 @@ export function notRequired(intentos: number, type: string): Step {
         estado: 'COMPLETED',
         intento: null,
         resultado: 'not_required',
-        detalle: `prescription type ${type} is not reported`,
+        detalle,
       },
     ],
   };
 }
 
-export function delivered(attempt: number, ref: string, duplicate: boolean): Step {
+/** Why a cancellation needs no notice: the pointer was never accepted; null when it does. */
+export function nothingToTell(r: { estado: string; ministerio_ref: string | null }): string | null {
+  if (r.estado === 'FAILED') return 'the ministry never accepted the pointer (FAILED)';
+  if (r.estado === 'COMPLETED' && r.ministerio_ref === null)
+    return 'the prescription type is not reported to the ministry';
+  return null;
+}
+
+/** A notice's history carries the transaction's `estado`, which its writer fills in. */
+export function anulacionNoRequerida(intentos: number, why: string): Step<AnulacionEstado> {
+  const detalle = `nothing to tell: ${why}`;
   return {
-    outcome: {
-      estado: 'COMPLETED',
-      mensaje: MENSAJES.COMPLETED,
-      intento: attempt,
-      ministerioRef: ref,
-    },
-    metric: duplicate ? 'duplicate' : 'completed',
+    estado: 'NOT_REQUIRED',
+    intento: intentos,
+    metric: 'not_required',
     history: [
       {
-        evento: 'INTENTO',
+        evento: 'ANULACION_NO_INFORMADA',
         estado: 'PENDING',
-        intento: attempt,
-        resultado: 'ok',
-        detalle: duplicate ? `already held by the ministry as ${ref}` : `received as ${ref}`,
-      },
-      {
-        evento: 'ESTADO',
-        estado: 'COMPLETED',
-        intento: attempt,
-        resultado: 'completed',
-        detalle: `ministerio_ref ${ref}`,
+        intento: null,
+        resultado: 'not_required',
+        detalle,
       },
     ],
   };
 }
 
-export function rejected(attempt: number, code: string, reason: string): Step {
-  const why = `rejected by the ministry: ${code} ${reason}`.slice(0, 500);
-  return {
-    outcome: { estado: 'FAILED', mensaje: MENSAJES.FAILED, intento: attempt, failureReason: why },
-    metric: 'rejected',
-    history: [
-      {
-        evento: 'INTENTO',
-        estado: 'PENDING',
-        intento: attempt,
-        resultado: 'rejected',
-        detalle: why,
-      },
-      { evento: 'ESTADO', estado: 'FAILED', intento: attempt, resultado: 'failed', detalle: why },
-    ],
-  };
+/** One machine's history: its events and texts. */
+interface Machine {
+  intento: string;
+  informada: string;
+  fallida: string;
+  recibido(ref: string, duplicate: boolean): string;
+  informado(ref: string): string;
+  rechazado: string;
+  agotado: string;
 }
 
-/** A transient failure: the next attempt later, or FAILED once the budget or the age is spent. */
-export function failedAttempt(
+export const PUNTERO: Machine = {
+  intento: 'INTENTO',
+  informada: 'ESTADO',
+  fallida: 'ESTADO',
+  recibido: (ref, dup) => (dup ? `already held by the ministry as ${ref}` : `received as ${ref}`),
+  informado: (ref) => `ministerio_ref ${ref}`,
+  rechazado: 'rejected by the ministry',
+  agotado: 'retries exhausted',
+};
+
+export const ANULACION: Machine = {
+  intento: 'ANULACION_INTENTO',
+  informada: 'ANULACION_INFORMADA',
+  fallida: 'ANULACION_FALLIDA',
+  recibido: (ref, dup) =>
+    dup
+      ? `the ministry held the cancellation of ${ref} already`
+      : `cancellation of ${ref} received`,
+  informado: (ref) => `the ministry marked pointer ${ref} cancelled`,
+  rechazado: 'cancellation rejected by the ministry',
+  agotado: 'cancellation notice: retries exhausted',
+};
+
+/**
+ * Calls the ministry and answers the attempt's step: COMPLETED on a receipt, FAILED on a
+ * rejection, and for a transient failure the next attempt later with backoff, or FAILED once
+ * the attempts or the age are spent. Null when the circuit breaker stopped the call before it
+ * left (nothing learnt: the same attempt waits for the breaker, unless too old). Anything else
+ * is ours: rethrown, so the queue retries the job.
+ */
+export async function stepOf(
+  m: Machine,
   attempt: number,
-  reason: string,
   policy: RetryPolicy,
-  now = Date.now(),
-): Step {
-  const next = nextAttemptAt(attempt, policy, now);
-  if (next === null) {
-    const why = `retries exhausted after ${attempt} attempts; last error: ${reason}`;
+  call: () => Promise<MinisterioReceipt>,
+): Promise<Step | null> {
+  const entry = (evento: string, estado: Estado, resultado: string, detalle: string) => ({
+    evento,
+    estado,
+    intento: attempt,
+    resultado,
+    detalle,
+  });
+  const failed = (metric: Metric, resultado: string, detalle: string, why: string): Step => ({
+    estado: 'FAILED',
+    intento: attempt,
+    metric,
+    failureReason: why,
+    history: [
+      entry(m.intento, 'PENDING', resultado, detalle),
+      entry(m.fallida, 'FAILED', 'failed', why),
+    ],
+  });
+  let reason: string;
+  try {
+    const { ref, duplicate } = await call();
     return {
-      outcome: { estado: 'FAILED', mensaje: MENSAJES.FAILED, intento: attempt, failureReason: why },
-      metric: 'failed',
+      estado: 'COMPLETED',
+      intento: attempt,
+      metric: duplicate ? 'duplicate' : 'completed',
+      ministerioRef: ref,
       history: [
-        {
-          evento: 'INTENTO',
-          estado: 'PENDING',
-          intento: attempt,
-          resultado: 'error',
-          detalle: reason,
-        },
-        { evento: 'ESTADO', estado: 'FAILED', intento: attempt, resultado: 'failed', detalle: why },
+        entry(m.intento, 'PENDING', 'ok', m.recibido(ref, duplicate)),
+        entry(m.informada, 'COMPLETED', 'completed', m.informado(ref)),
       ],
     };
+  } catch (err) {
+    if (err instanceof MinisterioRejection) {
+      const why = `${m.rechazado}: ${err.code} ${err.reason}`.slice(0, 500);
+      return failed('rejected', 'rejected', why, why);
+    }
+    if (wasNotAttempted(err) && !policy.expired) return null;
+    if (!(err instanceof DomainError) || err.code !== 'UPSTREAM_UNAVAILABLE') throw err;
+    // A short reason: the upstream code or message, never its body.
+    const cause = err.cause as { upstreamCode?: string; message?: string } | undefined;
+    reason = cause?.upstreamCode ?? cause?.message ?? err.message;
   }
+  if (attempt >= policy.maxAttempts || policy.expired) {
+    const why = `${m.agotado} after ${attempt} attempts; last error: ${reason}`;
+    return failed('failed', 'error', reason, why);
+  }
+  const delay = retryDelayMs(policy.retryDelaySeconds, attempt, policy.retryMaxDelaySeconds);
+  const next = new Date(Date.now() + delay);
   return {
-    outcome: {
-      estado: 'PENDING',
-      mensaje: MENSAJES.PENDING,
-      intento: attempt,
-      proximoIntentoAt: next,
-    },
+    estado: 'PENDING',
+    intento: attempt,
     metric: 'retry',
     history: [
-      {
-        evento: 'INTENTO',
-        estado: 'PENDING',
-        intento: attempt,
-        resultado: 'error',
-        detalle: `${reason}; next attempt at ${next.toISOString()}`,
-      },
+      entry(m.intento, 'PENDING', 'error', `${reason}; next attempt at ${next.toISOString()}`),
     ],
     followUp: { attempt: attempt + 1, startAfter: next },
   };
-}
-
-/** A short reason for a transient failure: the upstream code or message, never its body. */
-export function describeFailure(err: DomainError): string {
-  const cause = err.cause as { upstreamCode?: string; message?: string } | undefined;
-  return cause?.upstreamCode ?? cause?.message ?? err.message;
 }

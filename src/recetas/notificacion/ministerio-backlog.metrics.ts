@@ -11,9 +11,8 @@ export const BACKLOG_SQL = `
     FROM recetas WHERE estado = 'PENDING'`;
 
 /**
- * The ministry backlog for the operators' alerts: how many registrations are not yet reported
- * and how long the oldest has waited. Read from the shared database at scrape time: every
- * instance reports the same value (aggregate with max); a failed read keeps the previous value.
+ * The ministry backlog for the operators' alerts, read at scrape time: every instance reports
+ * the same value (aggregate with max); a failed read keeps the previous one.
  */
 @Injectable()
 export class MinisterioBacklogMetrics {

@@ -14,7 +14,6 @@ import { FakeRecetasRepository } from '../../../test/support/fakes/recetas.fakes
 import { buildService, fake } from '../../../test/support/service-harness.js';
 import { RecetasRepository } from '../recetas.repository.js';
 import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
-import { AnulacionDelivery } from './anulacion-delivery.js';
 import { retryDelayMs } from './delivery-outcomes.js';
 import { MinisterioDeliveryJob } from './ministerio-delivery.job.js';
 import { RecetaWebhooksService } from './receta-webhooks.service.js';
@@ -45,7 +44,6 @@ async function setup(script: Array<MinisterioReceipt | Error>, env: Record<strin
       fake(MinisterioClient, ministerio),
       fake(JobQueue, queue as unknown as JobQueue),
       fake(RecetaWebhooksService, events as unknown as RecetaWebhooksService),
-      AnulacionDelivery,
       EnlacesPublicos,
     ],
     { MINISTRY_MAX_ATTEMPTS: '3', MINISTRY_RETRY_DELAY_SECONDS: '30', ...env },

@@ -2,50 +2,39 @@ import { Inject, Injectable } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { Counter, Histogram } from 'prom-client';
-import { DomainError } from '../../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
-import { wasNotAttempted } from '../../common/resilience/resilience-policy.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
 import { InjectSettings } from '../../config/settings.js';
 import { parseCuir } from '../../cuir/cuir.public.js';
 import { Transactions } from '../../database/transactions.js';
-import {
-  MinisterioClient,
-  MinisterioRejection,
-  Puntero,
-} from '../../ministerio/ministerio.public.js';
+import { MinisterioClient, type Puntero } from '../../ministerio/ministerio.public.js';
 import { JobQueue } from '../../queue/job-queue.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
-import { RecetasRepository } from '../recetas.repository.js';
-import { recetasSettings } from '../recetas.settings.js';
-import type { RecetasSettings } from '../recetas.settings.js';
-import { AnulacionDelivery } from './anulacion-delivery.js';
+import { type AnulacionEstado, MENSAJES } from '../receta-state.js';
+import { type AttemptOutcome, RecetasRepository } from '../recetas.repository.js';
+import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import {
-  delivered,
-  describeFailure,
-  failedAttempt,
+  ANULACION,
+  anulacionNoRequerida,
+  MAX_AGE_MS,
+  nothingToTell,
   notRequired,
-  rejected,
-  Step,
+  PUNTERO,
+  type Step,
+  stepOf,
 } from './delivery-outcomes.js';
 import { MINISTERIO_QUEUE, NotificationJob } from './ministerio-delivery.sql.js';
 import { RecetaWebhooksService } from './receta-webhooks.service.js';
 
-/** Retries stop after this long whatever the attempt count (contract §4: 10 attempts or 24 h). */
-const MAX_AGE_MS = 24 * 3600_000;
-
 /**
- * The ministry notification of contract §4, one delivery attempt per job. Each attempt's outcome,
- * its history and (for a transient failure) the next attempt's job are written in one
- * transaction, guarded by the attempt count, so at-least-once job delivery never
- * double-counts and a final state is never left. An attempt the circuit breaker stopped
- * before it reached the ministry is not counted: it waits for the breaker instead. The same
- * queue carries the cancellation's notice (`kind: 'anulacion'`, AnulacionDelivery), so it is
- * as durable as the pointer and follows it.
+ * The ministry notification of contract §4, one delivery attempt per job, and on the same queue
+ * the cancellation's notice (`kind: 'anulacion'`), as durable as the pointer. An attempt's
+ * outcome, history and next job are written in one transaction guarded by the attempt count,
+ * so a job delivered twice never double-counts.
  */
 @Injectable()
 @QueueJob()
@@ -55,7 +44,9 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
   readonly concurrency: number;
   private readonly settings: RecetasSettings['notification'];
   private readonly log: Logger;
+  private readonly anulacionLog: Logger;
   private readonly outcomes: Counter<'outcome'>;
+  private readonly anulaciones: Counter<'outcome'>;
   private readonly latency: Histogram<'outcome'>;
 
   constructor(
@@ -64,7 +55,6 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
     private readonly ministerio: MinisterioClient,
     private readonly queue: JobQueue,
     private readonly webhooks: RecetaWebhooksService,
-    private readonly anulacion: AnulacionDelivery,
     private readonly enlaces: EnlacesPublicos,
     @InjectSettings(recetasSettings) settings: RecetasSettings,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -73,6 +63,7 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
   ) {
     this.settings = settings.notification;
     this.log = logger.child({ component: 'ministerio-delivery' });
+    this.anulacionLog = logger.child({ component: 'ministerio-anulacion' });
     // These retries are for the unexpected (database down, process killed mid-job); ministry
     // failures are retried by scheduling the next attempt's job ourselves.
     this.policy = {
@@ -92,6 +83,12 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
       labelNames: ['outcome'],
       registers: [metrics.registry],
     });
+    this.anulaciones = new Counter({
+      name: 'ministry_cancellation_outcomes_total',
+      help: 'Ministry cancellation notices by outcome (completed, duplicate, rejected, retry, failed, not_required, waiting_for_pointer, short_circuited)',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
     this.latency = new Histogram({
       name: 'ministry_delivery_seconds',
       help: 'Duration of one ministry delivery attempt',
@@ -102,12 +99,19 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
   }
 
   handle(job: PgBoss.JobWithMetadata<NotificationJob>): Promise<void> {
-    if (job.data.kind === 'anulacion') {
-      return this.anulacion.attempt(job.data, (next, startAfter) =>
-        this.queue.enqueue(MinisterioDeliveryJob, next, { startAfter }),
-      );
-    }
-    return this.attempt(job.data);
+    return job.data.kind === 'anulacion' ? this.anular(job.data) : this.attempt(job.data);
+  }
+
+  /** Enqueues a job on this queue (inside Transactions.run it joins the transaction). */
+  private schedule(job: NotificationJob, startAfter: Date): Promise<unknown> {
+    return this.queue.enqueue(MinisterioDeliveryJob, job, { startAfter });
+  }
+
+  /** Nothing reached the ministry: the same attempt once the breaker lets a call through. */
+  private async waitForBreaker(job: NotificationJob, outcomes: Counter<'outcome'>): Promise<void> {
+    const delay = this.config.resilience.halfOpenAfterMs * (1 + Math.random() * 0.5);
+    await this.schedule(job, new Date(Date.now() + delay));
+    outcomes.inc({ outcome: 'short_circuited' });
   }
 
   /** One delivery attempt and its consequences. */
@@ -122,56 +126,31 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
 
     const expired = Date.now() - receta.created_at.getTime() > MAX_AGE_MS;
     const started = process.hrtime.bigint();
-    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
-    let step: Step;
-    try {
-      const receipt = await this.ministerio.deliver(this.punteroOf(receta));
-      step = delivered(job.attempt, receipt.ref, receipt.duplicate);
-    } catch (err) {
-      if (err instanceof MinisterioRejection) {
-        step = rejected(job.attempt, err.code, err.reason);
-      } else if (wasNotAttempted(err) && !expired) {
-        return this.waitForBreaker(job);
-      } else if (err instanceof DomainError && err.code === 'UPSTREAM_UNAVAILABLE') {
-        step = failedAttempt(job.attempt, describeFailure(err), {
-          maxAttempts: this.settings.maxAttempts,
-          retryDelaySeconds: this.settings.retryDelaySeconds,
-          retryMaxDelaySeconds: this.settings.retryMaxDelaySeconds,
-          expired,
-        });
-      } else {
-        throw err; // ours: let the queue retry the job
-      }
-    }
-    this.latency.observe({ outcome: step.metric }, elapsed());
+    const step = await stepOf(PUNTERO, job.attempt, { ...this.settings, expired }, () =>
+      this.ministerio.deliver(this.punteroOf(receta)),
+    );
+    if (!step) return this.waitForBreaker(job, this.outcomes);
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+    this.latency.observe({ outcome: step.metric }, elapsed);
     await this.settle(receta, step);
-  }
-
-  /**
-   * The breaker stopped the call before it left: nothing was learnt about the ministry, so the
-   * same attempt runs again once the breaker lets a call through (no budget spent, no history).
-   */
-  private async waitForBreaker(job: NotificationJob): Promise<void> {
-    const delay = this.config.resilience.halfOpenAfterMs * (1 + Math.random() * 0.5);
-    await this.queue.enqueue(MinisterioDeliveryJob, job, {
-      startAfter: new Date(Date.now() + delay),
-    });
-    this.outcomes.inc({ outcome: 'short_circuited' });
   }
 
   /** Writes the step's outcome, its history and follow-up atomically; a refused guard writes nothing. */
   private async settle(receta: RecetaEntity, step: Step): Promise<void> {
     const id = receta.id_transaccion;
-    const final = step.outcome.estado !== 'PENDING';
+    const outcome: AttemptOutcome = {
+      ...step,
+      mensaje: MENSAJES[step.estado],
+      proximoIntentoAt: step.followUp?.startAfter,
+    };
     const applied = await this.transactions.run(async () => {
-      if (!(await this.recetas.applyOutcome(id, receta.intentos, step.outcome))) return false;
+      if (!(await this.recetas.applyOutcome(id, receta.intentos, outcome))) return false;
       for (const h of step.history) await this.recetas.addHistory(id, h);
-      if (final) await this.webhooks.enqueueFinal(receta, step.outcome);
+      if (step.estado !== 'PENDING') await this.webhooks.enqueueFinal(receta, outcome);
       if (step.followUp) {
-        await this.queue.enqueue(
-          MinisterioDeliveryJob,
+        await this.schedule(
           { id_transaccion: id, attempt: step.followUp.attempt },
-          { startAfter: step.followUp.startAfter },
+          step.followUp.startAfter,
         );
       }
       return true;
@@ -184,15 +163,79 @@ export class MinisterioDeliveryJob implements QueueJobHandler<NotificationJob> {
       return;
     }
     this.outcomes.inc({ outcome: step.metric });
-    if (step.outcome.estado === 'FAILED') {
+    if (step.estado === 'FAILED') {
       // The regulation's "alert": a prescription that will never reach the ministry.
       this.log.error(
         {
           id_transaccion: id,
           alert: 'ministry_notification_failed',
-          reason: step.outcome.failureReason,
+          reason: step.failureReason,
         },
         'ministry notification failed for good',
+      );
+    }
+  }
+
+  /**
+   * The ministry's notice of a cancellation (contract §7), one attempt per `kind: 'anulacion'`
+   * job. It follows the pointer: while that is PENDING the notice waits, spending no attempt; a
+   * pointer never accepted leaves nothing to tell.
+   */
+  async anular(job: NotificationJob): Promise<void> {
+    const r = await this.recetas.findById(job.id_transaccion);
+    // Not cancelled, settled, or this attempt recorded already (a repeated job): nothing to do.
+    if (!r || r.anulacion_estado !== 'PENDING' || r.anulacion_intentos >= job.attempt) return;
+    const why = nothingToTell(r);
+    if (why) return this.settleAnulacion(r, anulacionNoRequerida(r.anulacion_intentos, why));
+    if (r.estado === 'PENDING') return this.waitForPointer(r, job);
+
+    const expired = Date.now() - (r.anulada_at?.getTime() ?? 0) > MAX_AGE_MS;
+    const step = await stepOf(ANULACION, job.attempt, { ...this.settings, expired }, () =>
+      this.ministerio.anular({
+        cuir: r.cuir,
+        id_transaccion: r.id_transaccion,
+        motivo: r.motivo_anulacion ?? '',
+        fecha_anulacion: (r.anulada_at ?? new Date()).toISOString(),
+      }),
+    );
+    return step ? this.settleAnulacion(r, step) : this.waitForBreaker(job, this.anulaciones);
+  }
+
+  /** The pointer is still on its way: the same attempt after the pointer's next one (or the first retry delay). */
+  private async waitForPointer(r: RecetaEntity, job: NotificationJob): Promise<void> {
+    const soonest = Date.now() + this.settings.retryDelaySeconds * 1000;
+    const afterPointer = (r.proximo_intento_at?.getTime() ?? 0) + 1000;
+    await this.schedule(job, new Date(Math.max(soonest, afterPointer)));
+    this.anulaciones.inc({ outcome: 'waiting_for_pointer' });
+  }
+
+  /** As settle, for the notice: its history carries the transaction's estado. */
+  private async settleAnulacion(r: RecetaEntity, step: Step<AnulacionEstado>): Promise<void> {
+    const id = r.id_transaccion;
+    const applied = await this.transactions.run(async () => {
+      if (!(await this.recetas.applyAnulacionOutcome(id, r.anulacion_intentos, step))) return false;
+      for (const h of step.history) await this.recetas.addHistory(id, { ...h, estado: r.estado });
+      if (step.followUp) {
+        await this.schedule(
+          { id_transaccion: id, attempt: step.followUp.attempt, kind: 'anulacion' },
+          step.followUp.startAfter,
+        );
+      }
+      return true;
+    });
+    if (!applied) {
+      this.anulacionLog.info({ id_transaccion: id }, 'stale cancellation outcome ignored');
+      return;
+    }
+    this.anulaciones.inc({ outcome: step.metric });
+    if (step.estado === 'FAILED') {
+      this.anulacionLog.error(
+        {
+          id_transaccion: id,
+          alert: 'ministry_cancellation_failed',
+          reason: step.history.at(-1)?.detalle,
+        },
+        'the ministry could not be told of a cancellation',
       );
     }
   }

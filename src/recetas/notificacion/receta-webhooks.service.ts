@@ -9,15 +9,9 @@ import type { RecetaWebhookType } from './webhook-types.js';
 
 const HAS_WEBHOOK_TTL_MS = 5_000;
 
-// The payload calls each one an `event` (the wire's word), a word the code keeps for the event
-// log (auditoria).
 export { RECETA_WEBHOOK_TYPES, type RecetaWebhookType } from './webhook-types.js';
 
-/**
- * Tells a client what happened to one of its prescriptions: a webhook queued in the same
- * transaction as the change it reports (call inside Transactions.run), delivered by
- * WebhookDeliveryJob.
- */
+/** Tells a client what happened to its prescription: a webhook queued in the change's transaction. */
 @Injectable()
 export class RecetaWebhooksService {
   private readonly wants = new Map<string, { value: boolean; until: number }>();

@@ -8,8 +8,7 @@ import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { InjectSettings } from '../../config/settings.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import { WebhookEvent, WebhookSender } from '../../webhooks/webhooks.public.js';
-import { webhooksSettings } from '../../webhooks/webhooks.slice.js';
-import type { WebhooksSettings } from '../../webhooks/webhooks.slice.js';
+import { webhooksSettings, type WebhooksSettings } from '../../webhooks/webhooks.slice.js';
 import type { Estado } from '../receta-state.js';
 import { RecetasRepository } from '../recetas.repository.js';
 
@@ -24,10 +23,7 @@ export interface WebhookJob {
 /** The queue of webhook deliveries (created by the migrations: recetas.slice.ts). */
 export const WEBHOOKS_QUEUE = 'webhooks';
 
-/**
- * Delivers one event of a prescription to its owner's webhook: at least once, signed, with
- * retries and backoff (the queue's policy); every attempt lands in the transaction's history.
- */
+/** Delivers one event to its owner's webhook: at least once, signed, retried; each attempt in the history. */
 @Injectable()
 @QueueJob()
 export class WebhookDeliveryJob implements QueueJobHandler<WebhookJob> {

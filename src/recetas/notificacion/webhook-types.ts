@@ -1,7 +1,4 @@
-/**
- * The webhooks a prescription's owner receives (contract §3, §7), in the order they can happen.
- * A file of its own, importing nothing, so the credentials tool's help can name them.
- */
+/** The webhooks a prescription's owner receives (contract §3, §7); imports nothing, for the CLI's help. */
 export const RECETA_WEBHOOK_TYPES = [
   'receta.completed',
   'receta.failed',

@@ -22,10 +22,7 @@ export class RegistroService {
     private readonly medicamentos: MedicamentosService,
   ) {}
 
-  /**
-   * Registers the prescription; its event is written by the registration's own statement, and
-   * a refusal (4xx) is written to the event log on its own (AuditoriaService.recordRefusal).
-   */
+  /** Registers the prescription (its event in the same statement); a refusal is logged on its own. */
   async registrar(
     client: AuthenticatedClient,
     dto: RegistrarRecetaDto,
@@ -79,8 +76,7 @@ export class RegistroService {
 
   /** SPEC 9.2: each item's `codigo` must be in the catalogue (unchecked before its first sync). */
   private async assertCodigosConocidos(dto: RegistrarRecetaDto): Promise<void> {
-    const codes: string[] = [];
-    for (const i of dto.items) if (i.codigo) codes.push(i.codigo);
+    const codes = dto.items.flatMap((i) => (i.codigo ? [i.codigo] : []));
     if (codes.length === 0) return;
     const problem = medicamentoDesconocido(
       dto.items,

@@ -4,13 +4,7 @@ import type { HistoryEntry } from '../entities/receta-historial.entity.js';
 import type { RecetaItem } from '../entities/receta.entity.js';
 import { MENSAJES } from '../receta-state.js';
 
-/**
- * The registration's hot path as SQL: one statement writes the prescription (and, by its
- * trigger, its CUIR's row in `recetas_cuir`), its first history entry and its companions (the
- * ministry job, the Idempotency-Key's answer). The bench
- * baseline runs this same statement (this file is part of the surface bench/ may read), so
- * it depends on nothing but its types.
- */
+// The registration's hot path as SQL; bench/ runs it too, so it depends on nothing but types.
 
 /** A registration request's fields (RegistrarRecetaDto, after validation). */
 export interface RegistroRequest extends ContenidoReceta {
@@ -27,7 +21,7 @@ export interface RegistroRequest extends ContenidoReceta {
 }
 
 /** The history entry every registration starts with. */
-export const REGISTERED: HistoryEntry = {
+const REGISTERED: HistoryEntry = {
   evento: 'REGISTRADA',
   estado: 'PENDING',
   intento: null,
@@ -35,8 +29,8 @@ export const REGISTERED: HistoryEntry = {
   detalle: 'registration accepted; ministry notification queued',
 };
 
-/** A new registration's answer, without its id (the id exists only once the row is inserted). */
-export function pendingAnswer(r: RegistroRequest) {
+/** A registration's answer, without its id (which exists only once the row is inserted). */
+export function pendingAnswer(r: { cuir: string; id_de_receta?: string | null }) {
   return {
     estado: 'PENDING' as const,
     mensaje: MENSAJES.PENDING,
@@ -46,22 +40,16 @@ export function pendingAnswer(r: RegistroRequest) {
 }
 
 /**
- * The statement inserting a prescription, its first history entry and the companion
- * statements: atomic without BEGIN/COMMIT, one round trip. The id is drawn first (CTE `n`), so
- * a `gate` can store it before the row exists; with a gate (an Idempotency-Key's), nothing is
- * written unless the gate returns a row. A `guard` that returns a row stops everything first
- * (no id is even drawn). The companions read the new row from the CTE `r`. The statement
- * answers one row: `id_transaccion` (null when nothing was written) and `blocked` (the guard's).
+ * One statement, one round trip: the prescription (its trigger writes its `recetas_cuir` row),
+ * its first history entry and the companions, which read the new row from CTE `r`. The id is
+ * drawn first (CTE `n`) so a `gate` (an Idempotency-Key's) can store it: nothing is written
+ * unless the gate returns a row. A `guard` returning a row stops everything first. Answers
+ * `id_transaccion` (null when nothing was written) and `blocked` (the guard's).
  */
 export function insertRegistroSql(
   clientId: string,
   r: RegistroRequest,
-  /**
-   * The patient's data as stored, computed before the statement (recetas/cifrado/): the
-   * document sealed (with the salt content_sha256 commits to it under) and its blind index,
-   * and SPEC 9.2's personal members sealed as one value (null when none was sent). Their
-   * plaintext is never written.
-   */
+  /** The patient's data sealed before the statement (recetas/cifrado/): no plaintext is written. */
   sellado: {
     documento_cifrado: Buffer;
     documento_indice: Buffer;
@@ -93,8 +81,7 @@ export function insertRegistroSql(
     idempotencyKey,
     vigencia.desde,
     vigencia.hasta,
-    // The coverage's insurer, RNOS code and plan identify no patient: in clear (the rest of
-    // the content is in the seal; cifrado/datos-personales.ts).
+    // The insurer, RNOS code and plan identify no patient: in clear (datos-personales.ts).
     c.cobertura_financiador,
     c.cobertura_codigo_rnos,
     c.cobertura_plan,
@@ -121,9 +108,5 @@ export function insertRegistroSql(
   return { sql, values: p.values };
 }
 
-/**
- * The unique index that makes a second registration of a CUIR fail (409): `recetas_cuir`'s key,
- * one row per registered CUIR across every month's partition, written by the trigger on
- * `recetas`' inserts (RecetasParticionadas, RecetasCuirPorTrigger, RecetasReglasEnTrigger).
- */
+/** The unique index a second registration of a CUIR fails on (409): `recetas_cuir`'s key. */
 export const CUIR_UNIQUE_INDEX = 'recetas_cuir_pkey';

@@ -15,10 +15,8 @@ import { contenidoColumnas } from '../contenido/contenido.js';
 import { MinisterioDeliveryJob } from '../notificacion/ministerio-delivery.job.js';
 import { firstDeliveryJobData } from '../notificacion/ministerio-delivery.sql.js';
 import { CONTENT_SALT_BYTES } from '../receta-content-hash.js';
-import { MENSAJES } from '../receta-state.js';
 import { RecetasRepository } from '../recetas.repository.js';
-import { recetasSettings } from '../recetas.settings.js';
-import type { RecetasSettings } from '../recetas.settings.js';
+import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import { vigenciaDe } from '../vida/vigencia.js';
 import type { RecetaRegistradaDto } from './dto/receta-registrada.dto.js';
 import {
@@ -29,10 +27,8 @@ import {
 } from './registro.sql.js';
 
 /**
- * The registration's write — the hot path, measured (BENCHMARKS.md): the prescription, its
- * history, its ministry job, its event-log entry and (with an Idempotency-Key) the key and its
- * stored answer, in ONE statement, so they commit together at one round trip. Everything
- * idempotency asks of a write that settles its own key is kept here.
+ * The registration's write, the measured hot path: the prescription, its history, ministry job,
+ * event and (with an Idempotency-Key) the key and its stored answer, in ONE statement.
  */
 @Injectable()
 export class RegistroWriter {
@@ -61,15 +57,11 @@ export class RegistroWriter {
       request.fecha_inicio_vigencia,
       this.settings.vigenciaDias,
     );
-    // A CUIR not issued to this client: the statement's guard stops it (contract §3: 422, before
-    // the duplicate check, so the answer never tells whether someone else registered it).
+    // A CUIR not issued to this client: the guard stops it before the duplicate check (contract §3).
     const owner = this.cuir.notIssuedTo(clientId, request.cuir);
     const statement = insertRegistroSql(
       clientId,
       request,
-      // Sealed here, before the statement: one round trip still, and neither the DNI (nor the
-      // salt content_sha256 commits to it under) nor the personal members reach the table in
-      // clear.
       {
         ...this.cifrado.sellarDocumento(
           request.cuir,
@@ -106,11 +98,9 @@ export class RegistroWriter {
   }
 
   /**
-   * The CUIR is registered already. The same client retrying with the same Idempotency-Key
-   * after that key's stored answer expired (24 h) gets the first answer again; anyone else, 409.
-   * Without a key the answer can only be the 409, so the registered row is not read: a burst of
-   * duplicates (a platform's retries) then costs one round trip less each, on a pool they share
-   * with every other request.
+   * The CUIR is registered already: the same client with the same Idempotency-Key (its stored
+   * answer expired) gets the first answer again; anyone else, 409. Without a key the row is not
+   * even read.
    */
   private async afterDuplicate(
     clientId: string,
@@ -118,15 +108,8 @@ export class RegistroWriter {
     key: string | null,
   ): Promise<RecetaRegistradaDto> {
     const existing = key === null ? null : await this.recetas.findByCuir(request.cuir);
-    if (existing && existing.client_id === clientId && existing.idempotency_key === key) {
-      return {
-        id_transaccion: existing.id_transaccion,
-        estado: 'PENDING',
-        mensaje: MENSAJES.PENDING,
-        cuir: existing.cuir,
-        id_de_receta: existing.id_de_receta,
-      };
-    }
+    if (existing && existing.client_id === clientId && existing.idempotency_key === key)
+      return { id_transaccion: existing.id_transaccion, ...pendingAnswer(existing) };
     throw new DomainError('CUIR_ALREADY_REGISTERED', 'This CUIR is already registered');
   }
 }

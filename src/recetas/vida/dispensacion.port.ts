@@ -1,9 +1,6 @@
 /**
- * What recetas needs to know about dispensation, which the dispensas module owns: recetas
- * declares it here and dispensas provides it (DispensasModule is global and exports
- * `{ provide: DispensacionPort, useExisting: … }`), so recetas reads the dispensation state of
- * a prescription without importing dispensas and no module cycle exists. Called inside
- * Transactions.run, the reads join the transaction (and see what its lock protects).
+ * What recetas needs of dispensation, which dispensas owns and provides (docs/architecture.md,
+ * "Data another module owns"): no module cycle. Inside Transactions.run the reads join it.
  */
 
 /** One dispensation of a prescription, as its detail shows it. */
@@ -30,11 +27,10 @@ export interface ReservaViva {
 export interface EstadoDispensacion {
   /** Every dispensation, reversed ones included, oldest first. */
   dispensas: DispensaDeReceta[];
-  /** The live reservation, if any. */
   reserva: ReservaViva | null;
 }
 
 export abstract class DispensacionPort {
-  /** The prescription's dispensations and live reservation, read together (one statement). */
+  /** The prescription's dispensations and live reservation, in one statement. */
   abstract estado(idTransaccion: string): Promise<EstadoDispensacion>;
 }

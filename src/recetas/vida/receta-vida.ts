@@ -18,17 +18,15 @@ export interface VidaReceta {
   en_ventana: boolean;
 }
 
-export interface RecetaLifeFields {
-  items: ReadonlyArray<unknown>;
-  vigencia_desde: string;
-  vigencia_hasta: string;
-  anulada_at: Date | null;
-  motivo_anulacion: string | null;
-}
-
 /** Pure: the life of a prescription from its row, its dispensations and reservation, and today. */
 export function vidaDe(
-  r: RecetaLifeFields,
+  r: {
+    items: ReadonlyArray<unknown>;
+    vigencia_desde: string;
+    vigencia_hasta: string;
+    anulada_at: Date | null;
+    motivo_anulacion: string | null;
+  },
   dispensas: DispensaDeReceta[],
   reserva: ReservaViva | null,
   hoy: string,

@@ -7,19 +7,13 @@ const DAY_MS = 86_400_000;
 const CALENDAR_DATE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 /** A start date may be up to this many days after the issue date (contract §3). */
-export const MAX_INICIO_DIAS = 365;
+const MAX_INICIO_DIAS = 365;
 
 export interface Vigencia {
   /** First valid day. */
   desde: string;
   /** Last valid day, inclusive. */
   hasta: string;
-}
-
-/** N per prescription type: `01` medicines, `02`/`03` devices and studies (contract §7). */
-export interface VigenciaDias {
-  medicamentos: number;
-  otras: number;
 }
 
 /** The calendar date in Argentina at an instant. */
@@ -55,15 +49,12 @@ export function inicioVigenciaProblem(fechaCreacion: Date, inicio: string): stri
   return null;
 }
 
-/**
- * The window of a prescription: from the start date (default the issue date, in Argentina
- * time) for N days, the last one included. N follows the CUIR's prescription type.
- */
+/** The window: from the start date (default the issue date) for N days by the CUIR's type. */
 export function vigenciaDe(
   fechaCreacion: Date,
   prescriptionType: string,
   inicio: string | undefined,
-  dias: VigenciaDias,
+  dias: { medicamentos: number; otras: number },
 ): Vigencia {
   const desde = inicio ?? argentinaDate(fechaCreacion);
   const n = prescriptionType === '01' ? dias.medicamentos : dias.otras;

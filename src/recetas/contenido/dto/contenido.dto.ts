@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { customValidator } from '../../../common/validation/validator-schemas.js';
 import { IsDefined, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { argentinaDate, isCalendarDate } from '../../vida/vigencia.js';
@@ -10,27 +11,16 @@ import {
   type Sexo,
 } from '../contenido-patterns.js';
 
-/**
- * The prescription-level members of SPEC 9.2 as a registration sends them, and as the views
- * that show them answer them (the same classes: one description of each member). Reused by
- * any view of the content (SPEC 9.3's authority view included).
- */
-
+// SPEC 9.2's prescription-level members, as a registration sends them and every view answers them.
 const required = { message: 'is required' };
-const apply =
-  (decorators: PropertyDecorator[]): PropertyDecorator =>
-  (target, key) =>
-    decorators.forEach((d) => d(target, key));
-
 /** A string of 1 to `max` characters (contract §1 refuses control characters everywhere). */
-export const Text = (max: number): PropertyDecorator =>
-  apply([
+export const Text = (max: number) =>
+  applyDecorators(
     IsString({ message: 'must be a string' }),
     Length(1, max, { message: `must be 1 to ${max} characters` }),
-  ]);
+  );
 
-/** The earliest birth date accepted (as for every date the service takes). */
-export const NACIMIENTO_MIN = '1900-01-01';
+const NACIMIENTO_MIN = '1900-01-01';
 
 /** Why `value` is not an acceptable birth date, or null. */
 export function nacimientoProblem(value: unknown, now = new Date()): string | null {

@@ -5,9 +5,8 @@ import { CALENDAR_DATE_PATTERN } from '../../contenido/contenido-patterns.js';
 import { inicioVigenciaProblem, isCalendarDate } from '../../vida/vigencia.js';
 
 /**
- * `fecha_inicio_vigencia` (contract §3, §7): a calendar date from the date of the same body's
- * `fecha_creacion` in Argentina time to 365 days after it. With an invalid fecha_creacion only
- * the format is checked (that field is reported on its own).
+ * `fecha_inicio_vigencia` (contract §3, §7): from the date of the body's `fecha_creacion` in
+ * Argentina time to 365 days after (only the format when fecha_creacion is invalid).
  */
 export const IsInicioVigencia = customValidator(
   'isInicioVigencia',

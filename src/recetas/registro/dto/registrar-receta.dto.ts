@@ -10,7 +10,6 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  Length,
   Matches,
   Max,
   Min,
@@ -20,26 +19,23 @@ import {
 import { IsIsoDateTimeWithOffset, NormalizeDni } from '../../../common/validation/validators.js';
 import { IsCuir } from '../../../cuir/cuir.public.js';
 import { CODIGO_MEDICAMENTO } from '../../contenido/contenido-patterns.js';
-import { CoberturaDto, DiagnosticoDto, PacienteDto } from '../../contenido/dto/contenido.dto.js';
+import {
+  CoberturaDto,
+  DiagnosticoDto,
+  PacienteDto,
+  Text,
+} from '../../contenido/dto/contenido.dto.js';
 import { IsInicioVigencia } from './inicio-vigencia.validator.js';
 
 const required = { message: 'is required' };
-const text = (max: number) => [
-  IsString({ message: 'must be a string' }),
-  Length(1, max, { message: `must be 1 to ${max} characters` }),
-];
-const apply =
-  (decorators: PropertyDecorator[]): PropertyDecorator =>
-  (target, key) =>
-    decorators.forEach((d) => d(target, key));
 
 /** Five minutes of clock skew between the provider's clock and ours. */
-export const MAX_FUTURE_MS = 5 * 60_000;
+const MAX_FUTURE_MS = 5 * 60_000;
 
 export class RecetaItemDto {
   /** @example 'Ibuprofeno 400 mg comprimidos' */
   @IsDefined(required)
-  @apply(text(200))
+  @Text(200)
   nombre: string;
 
   /** @example 2 */
@@ -63,7 +59,7 @@ export class RecetaItemDto {
    * @example 'ibuprofeno'
    */
   @IsOptional()
-  @apply(text(200))
+  @Text(200)
   dci?: string;
 
   /**
@@ -71,7 +67,7 @@ export class RecetaItemDto {
    * @example '400 mg'
    */
   @IsOptional()
-  @apply(text(50))
+  @Text(50)
   concentracion?: string;
 
   /**
@@ -79,7 +75,7 @@ export class RecetaItemDto {
    * @example 'comprimido recubierto'
    */
   @IsOptional()
-  @apply(text(50))
+  @Text(50)
   forma_farmaceutica?: string;
 
   /**
@@ -87,7 +83,7 @@ export class RecetaItemDto {
    * @example 'envase x 20 comprimidos'
    */
   @IsOptional()
-  @apply(text(100))
+  @Text(100)
   presentacion?: string;
 
   /**
@@ -95,7 +91,7 @@ export class RecetaItemDto {
    * @example '1 comprimido cada 8 horas durante 5 días'
    */
   @IsOptional()
-  @apply(text(300))
+  @Text(300)
   posologia?: string;
 
   /**
@@ -130,12 +126,12 @@ export class RegistrarRecetaDto {
 
   /** @example '8123456' */
   @IsOptional()
-  @apply(text(40))
+  @Text(40)
   refeps_id?: string;
 
   /** @example 'Hospital de Clínicas, consultorio 12' */
   @IsDefined(required)
-  @apply(text(200))
+  @Text(200)
   locacion: string;
 
   /**
@@ -148,12 +144,12 @@ export class RegistrarRecetaDto {
 
   /** @example 'RX-2026-000123' */
   @IsOptional()
-  @apply(text(64))
+  @Text(64)
   id_de_receta?: string;
 
   /** @example 'Ibuprofeno' */
   @IsOptional()
-  @apply(text(200))
+  @Text(200)
   nombre_medicamento?: string;
 
   /**

@@ -8,13 +8,16 @@ import {
   MinisterioRejection,
 } from '../../ministerio/ministerio.client.js';
 import { ScriptedMinisterio } from '../../../test/support/fakes/ministerio.fakes.js';
-import { FakeTransactions } from '../../../test/support/fakes/plumbing.fakes.js';
+import { JobQueue } from '../../queue/job-queue.js';
+import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
+import { FakeJobQueue, FakeTransactions } from '../../../test/support/fakes/plumbing.fakes.js';
 import { FakeRecetasRepository } from '../../../test/support/fakes/recetas.fakes.js';
 import { buildService, fake } from '../../../test/support/service-harness.js';
 import type { RecetaEntity } from '../entities/receta.entity.js';
 import { RecetasRepository } from '../recetas.repository.js';
-import { AnulacionDelivery } from './anulacion-delivery.js';
+import { MinisterioDeliveryJob } from './ministerio-delivery.job.js';
 import type { NotificationJob } from './ministerio-delivery.sql.js';
+import { RecetaWebhooksService } from './receta-webhooks.service.js';
 
 const unavailable = (cause: unknown) =>
   new DomainError('UPSTREAM_UNAVAILABLE', 'The ministerio service is unavailable', undefined, {
@@ -25,12 +28,16 @@ const unavailable = (cause: unknown) =>
 async function setup(script: Array<MinisterioReceipt | Error>, over: Partial<RecetaEntity> = {}) {
   const recetas = new FakeRecetasRepository();
   const ministerio = new ScriptedMinisterio(script);
+  const queue = new FakeJobQueue();
   const { service } = await buildService(
-    AnulacionDelivery,
+    MinisterioDeliveryJob,
     [
       fake(RecetasRepository, recetas as unknown as RecetasRepository),
       fake(Transactions, new FakeTransactions() as unknown as Transactions),
       fake(MinisterioClient, ministerio),
+      fake(JobQueue, queue as unknown as JobQueue),
+      fake(RecetaWebhooksService, {} as RecetaWebhooksService),
+      EnlacesPublicos,
     ],
     {
       MINISTRY_MAX_ATTEMPTS: '3',
@@ -46,15 +53,22 @@ async function setup(script: Array<MinisterioReceipt | Error>, over: Partial<Rec
     anulacion_estado: 'PENDING',
     ...over,
   });
-  const scheduled: Array<{ job: NotificationJob; startAfter: Date }> = [];
-  const schedule = (job: NotificationJob, startAfter: Date) => {
-    scheduled.push({ job, startAfter });
-    return Promise.resolve();
-  };
-  const attempt = (n = 1) =>
-    service.attempt({ id_transaccion: '1', attempt: n, kind: 'anulacion' }, schedule);
+  const attempt = (n = 1) => service.anular({ id_transaccion: '1', attempt: n, kind: 'anulacion' });
   const history = () => (recetas.historial.get('1') ?? []).map((h) => [h.evento, h.resultado]);
-  return { recetas, ministerio, scheduled, attempt, history, row: () => recetas.rows.get('1')! };
+  return {
+    recetas,
+    ministerio,
+    attempt,
+    history,
+    row: () => recetas.rows.get('1')!,
+    /** The jobs it queued on the ministry's queue: the same attempt later, or the next one. */
+    get scheduled() {
+      return queue.enqueued.map((e) => ({
+        job: e.data as NotificationJob,
+        startAfter: e.opts.startAfter!,
+      }));
+    },
+  };
 }
 
 describe("the ministry's notice of a cancellation (contract §7), without the app", () => {
