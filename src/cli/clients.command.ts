@@ -1,18 +1,17 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type {
-  ApiClientsService,
-  ClientSettings,
-  ClientView,
-  IssuedCredentials,
+import {
+  parseScopes,
+  type ApiClientsService,
+  type ClientSettings,
+  type ClientView,
+  type IssuedCredentials,
 } from '../auth/api-clients.service.js';
-import { parseScopes } from '../auth/api-clients.service.js';
 import { RECETA_WEBHOOK_TYPES } from '../recetas/notificacion/webhook-types.js';
 import type { Output } from './output.js';
 
 const onOff = (value: string): boolean => {
-  if (value === 'on') return true;
-  if (value === 'off') return false;
-  throw new InvalidArgumentError('expected on or off');
+  if (value !== 'on' && value !== 'off') throw new InvalidArgumentError('expected on or off');
+  return value === 'on';
 };
 const positiveInt = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
@@ -51,12 +50,7 @@ interface SettingsFlags {
 
 function settingsFrom(flags: SettingsFlags): ClientSettings {
   return {
-    webhookUrl:
-      flags.webhookUrl === undefined
-        ? undefined
-        : flags.webhookUrl === 'none'
-          ? null
-          : flags.webhookUrl,
+    webhookUrl: flags.webhookUrl === 'none' ? null : flags.webhookUrl,
     scopes: flags.scopes === undefined ? undefined : parseScopes(flags.scopes),
     rateLimitPerMinute: flags.rateLimit,
     cuirUniqueness: flags.cuirUniqueness,

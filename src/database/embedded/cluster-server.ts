@@ -100,6 +100,7 @@ export async function startServer(bins: PostgresBinaries, user: ServerUser, spec
 
 function spawnServer(bins: PostgresBinaries, user: ServerUser, spec: ServerSpec, port: number) {
   const settings = {
+    port: String(port),
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
     lc_messages: 'C',
@@ -109,8 +110,6 @@ function spawnServer(bins: PostgresBinaries, user: ServerUser, spec: ServerSpec,
   const args = [
     '-D',
     spec.dataDir,
-    '-p',
-    String(port),
     ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
   ];
   const [command, ...prefix] = [...parentDeathWrapper(), bins.postgres];
