@@ -8,22 +8,21 @@ import { AuditSealEntity } from '../auditoria/entities/audit-seal.entity.js';
 import { AuditSealsRepository } from '../auditoria/audit-seals.repository.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
-import { openCliDatabase } from './cli-database.js';
+import { withCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
 /** `auditoria verificar | sellar | purgar`: the event log's operator commands (contract §8). */
 export function auditoriaCommand(config: AppConfig, out: Output): Command {
-  const withSellos = async <T>(
+  const withSellos = <T>(
     fn: (sellos: AuditSealsRepository) => Promise<T>,
     as: 'runtime' | 'migration' = 'runtime',
-  ): Promise<T> => {
-    const db = await openCliDatabase(config, [AuditSealEntity, AuditPurgeEntity], { as });
-    try {
-      return await fn(new AuditSealsRepository(db.dataSource));
-    } finally {
-      await db.close();
-    }
-  };
+  ): Promise<T> =>
+    withCliDatabase(
+      config,
+      [AuditSealEntity, AuditPurgeEntity],
+      (ds) => fn(new AuditSealsRepository(ds)),
+      { as },
+    );
   const auditoria = new Command('auditoria').description(
     'the sealed event log (docs/contract.md §8)',
   );
@@ -39,8 +38,7 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { desde?: string; json?: boolean }) => {
       const report = await withSellos((s) => new AuditVerifier(s).verify({ desde: flags.desde }));
-      if (flags.json) out.json(report);
-      else for (const line of describeReport(report)) out.line(line);
+      out.result(flags.json, report, describeReport);
       if (!report.ok) {
         throw new DomainError('INTERNAL', `event log verification failed: ${report.problemas[0]}`);
       }
@@ -49,11 +47,9 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     .command('sellar')
     .description('seal the finished events now (the service does it every AUDIT_SEAL_SECONDS)')
     .option('--json', 'print one JSON object on stdout')
-    .action(async (flags: { json?: boolean }) => {
-      const run = await withSellos((s) => new AuditSealer(s).sealNow());
-      if (flags.json) out.json(run);
-      else out.line(describeSeal(run));
-    });
+    .action(async (flags: { json?: boolean }) =>
+      out.result(flags.json, await withSellos((s) => new AuditSealer(s).sealNow()), describeSeal),
+    );
   auditoria
     .command('purgar')
     .description(
@@ -73,8 +69,7 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
           ),
         'migration',
       );
-      if (flags.json) out.json(result);
-      else out.line(describePurge(result));
+      out.result(flags.json, result, describePurge);
     });
   return auditoria;
 }

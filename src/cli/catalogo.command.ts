@@ -15,7 +15,7 @@ import { MetricsService } from '../common/metrics/metrics.service.js';
 import { CatalogoSyncStateEntity } from '../medicamentos/entities/catalogo-sync-state.entity.js';
 import { MedicamentoEntity } from '../medicamentos/entities/medicamento.entity.js';
 import { medicamentosSettings } from '../medicamentos/medicamentos.settings.js';
-import { openCliDatabase } from './cli-database.js';
+import { withCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
 /** `catalogo sync`: refreshes the catalogue mirror now, on the database the service uses. */
@@ -29,19 +29,14 @@ export function catalogoCommand(config: AppConfig, out: Output): Command {
       'sync the mirror from CATALOGO_BASE_URL (unset: a sandbox started for the run); progress is logged on stderr',
     )
     .option('--json', 'print one JSON object on stdout')
-    .action(async (flags: { json?: boolean }) => {
-      const result = await withCatalogoSync(config, (sync) => sync.run('cli'));
-      if (flags.json) out.json(result);
-      else out.line(describe(result));
-    });
+    .action(async (flags: { json?: boolean }) =>
+      out.result(flags.json, await syncCatalogo(config), describe),
+    );
   return catalogo;
 }
 
-/** Builds the sync as the service wires it, without Nest (the CLI opens the database itself). */
-async function withCatalogoSync<T>(
-  initial: AppConfig,
-  fn: (sync: CatalogoSyncService) => Promise<T>,
-): Promise<T> {
+/** Runs the sync as the service wires it, without Nest. */
+async function syncCatalogo(initial: AppConfig): Promise<SyncResult> {
   const logger = createRootLogger(initial.logLevel, pino.destination(2));
   // The emulated catalogue, loaded only when no real one is configured (never in production).
   const sandbox = initial.upstreams.catalogoBaseUrl
@@ -49,27 +44,23 @@ async function withCatalogoSync<T>(
     : await import('../../sandbox/server.js').then((s) => s.startSandbox({ port: 0, quiet: true }));
   const config = sandbox ? withSandbox(initial, sandbox.url) : initial;
   try {
-    const db = await openCliDatabase(config, [MedicamentoEntity, CatalogoSyncStateEntity]);
-    try {
+    return await withCliDatabase(config, [MedicamentoEntity, CatalogoSyncStateEntity], (ds) => {
       const metrics = new MetricsService();
-      const writer = new MirrorSyncRepository(db.dataSource);
-      const client = new CatalogoHttpClient(
-        new HttpService(axios.create()),
-        config,
-        new ResilienceRegistry(config, logger, metrics),
-      );
-      const sync = new CatalogoSyncService(
+      const writer = new MirrorSyncRepository(ds);
+      const settings = config.settings(medicamentosSettings);
+      return new CatalogoSyncService(
         writer,
-        new MedicamentosRepository(db.dataSource, new Transactions(db.dataSource)),
-        client,
-        new CatalogoSyncMetrics(metrics, writer, config.settings(medicamentosSettings)),
-        config.settings(medicamentosSettings),
+        new MedicamentosRepository(ds, new Transactions(ds)),
+        new CatalogoHttpClient(
+          new HttpService(axios.create()),
+          config,
+          new ResilienceRegistry(config, logger, metrics),
+        ),
+        new CatalogoSyncMetrics(metrics, writer, settings),
+        settings,
         logger,
-      );
-      return await fn(sync);
-    } finally {
-      await db.close();
-    }
+      ).run('cli');
+    });
   } finally {
     await sandbox?.close();
   }

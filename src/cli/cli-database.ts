@@ -11,26 +11,18 @@ import { migrateDatabase } from '../migrate-database.js';
 
 type Entity = Function | EntitySchema; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
 
-export interface CliDatabase {
-  dataSource: DataSource;
-  /** What the migration run before the command did (the months ahead it created among it). */
-  migrated: MigrationRun;
-  close(): Promise<void>;
-}
-
 /**
- * The database the credentials tool works on, chosen like the service does: DATABASE_URL when
- * set; otherwise the embedded PostgreSQL — the running service's server when there is one (a
- * data folder has one server, and one owner), else started here for the command and stopped
- * after it. The migrations run first, as the service's do (as DATABASE_MIGRATION_URL when
- * set); the command then works as the service's role, or as the migration role for an
- * operator's action the service itself may not do (`as: 'migration'`: the event log's purge).
+ * Runs `fn` on the database chosen like the service does: DATABASE_URL when set, else the
+ * embedded PostgreSQL (the running service's server, or one started for the command). The
+ * migrations run first; `fn` then works as the service's role, or as the migration role for an
+ * operator's action the service may not do (`as: 'migration'`).
  */
-export async function openCliDatabase(
+export async function withCliDatabase<T>(
   config: AppConfig,
   entities: Entity[],
+  fn: (dataSource: DataSource, migrated: MigrationRun) => Promise<T>,
   options: { as?: 'runtime' | 'migration' } = {},
-): Promise<CliDatabase> {
+): Promise<T> {
   let resolved = config;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!config.database.url) {
@@ -58,16 +50,12 @@ export async function openCliDatabase(
     ) as string;
     const dataSource = new DataSource({ ...dataSourceOptions(workUrl, 1), entities });
     await dataSource.initialize();
-    return {
-      dataSource,
-      migrated,
-      async close() {
-        await dataSource.destroy();
-        await stopEmbedded?.();
-      },
-    };
-  } catch (err) {
+    try {
+      return await fn(dataSource, migrated);
+    } finally {
+      await dataSource.destroy();
+    }
+  } finally {
     await stopEmbedded?.();
-    throw err;
   }
 }

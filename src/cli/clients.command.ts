@@ -1,18 +1,17 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type {
-  ApiClientsService,
-  ClientSettings,
-  ClientView,
-  IssuedCredentials,
+import {
+  parseScopes,
+  type ApiClientsService,
+  type ClientSettings,
+  type ClientView,
+  type IssuedCredentials,
 } from '../auth/api-clients.service.js';
-import { parseScopes } from '../auth/api-clients.service.js';
 import { RECETA_WEBHOOK_TYPES } from '../recetas/notificacion/webhook-types.js';
 import type { Output } from './output.js';
 
 const onOff = (value: string): boolean => {
-  if (value === 'on') return true;
-  if (value === 'off') return false;
-  throw new InvalidArgumentError('expected on or off');
+  if (value !== 'on' && value !== 'off') throw new InvalidArgumentError('expected on or off');
+  return value === 'on';
 };
 const positiveInt = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
@@ -51,12 +50,7 @@ interface SettingsFlags {
 
 function settingsFrom(flags: SettingsFlags): ClientSettings {
   return {
-    webhookUrl:
-      flags.webhookUrl === undefined
-        ? undefined
-        : flags.webhookUrl === 'none'
-          ? null
-          : flags.webhookUrl,
+    webhookUrl: flags.webhookUrl === 'none' ? null : flags.webhookUrl,
     scopes: flags.scopes === undefined ? undefined : parseScopes(flags.scopes),
     rateLimitPerMinute: flags.rateLimit,
     cuirUniqueness: flags.cuirUniqueness,
@@ -110,11 +104,9 @@ export function clientsCommand(
     .description('list clients (never secrets)')
     .option('--json', 'print one JSON object on stdout')
     .action((flags: { json?: boolean }) =>
-      run(async (svc) => {
-        const list = await svc.list();
-        if (flags.json) out.json({ clients: list });
-        else list.forEach((c) => out.line(describe(c)));
-      }),
+      run(async (svc) =>
+        out.result(flags.json, { clients: await svc.list() }, (r) => r.clients.map(describe)),
+      ),
     );
 
   withSettingsFlags(
@@ -154,26 +146,25 @@ export function clientsCommand(
   return clients;
 }
 
-function printIssued(out: Output, issued: IssuedCredentials, json?: boolean): void {
-  if (json) {
-    out.json({ ...issued.client, key: issued.key, secret: issued.secret });
-    return;
-  }
-  out.line(describe(issued.client));
-  out.line(`  X-API-Key:    ${issued.key}`);
-  out.line(`  X-API-Secret: ${issued.secret}`);
-  out.line('  (the secret is shown only now; it is stored as a hash)');
+function printIssued(out: Output, { client, key, secret }: IssuedCredentials, json?: boolean) {
+  out.result(json, { ...client, key, secret }, () => [
+    describe(client),
+    `  X-API-Key:    ${key}`,
+    `  X-API-Secret: ${secret}`,
+    '  (the secret is shown only now; it is stored as a hash)',
+  ]);
 }
 
 function printView(out: Output, view: ClientView, json?: boolean): void {
-  if (json) out.json(view);
-  else out.line(describe(view));
-  if (!json && view.webhook_secret) {
-    out.line(`  Webhook:         ${view.webhook_url}`);
-    out.line(
-      `  Signing secret:  ${view.webhook_secret}  (shown only now; verify X-Signature with it)`,
-    );
-  }
+  out.result(json, view, (v) => [
+    describe(v),
+    ...(v.webhook_secret
+      ? [
+          `  Webhook:         ${v.webhook_url}`,
+          `  Signing secret:  ${v.webhook_secret}  (shown only now; verify X-Signature with it)`,
+        ]
+      : []),
+  ]);
 }
 
 function describe(c: ClientView): string {

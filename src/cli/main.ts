@@ -8,7 +8,7 @@ import { authSettings } from '../auth/auth.settings.js';
 import { ConfigError } from '../config/app-config.js';
 import { loadAppConfig } from '../slices.js';
 import { webhooksSettings } from '../webhooks/webhooks.settings.js';
-import { openCliDatabase } from './cli-database.js';
+import { withCliDatabase } from './cli-database.js';
 import { catalogoCommand } from './catalogo.command.js';
 import { auditoriaCommand } from './auditoria.command.js';
 import { clientsCommand } from './clients.command.js';
@@ -20,19 +20,15 @@ import { processOutput as out } from './output.js';
 async function main(argv: string[]): Promise<number> {
   const config = loadAppConfig(process.env);
   const withClients = async (fn: (svc: ApiClientsService) => Promise<unknown>) => {
-    const db = await openCliDatabase(config, [ApiClientEntity]);
-    try {
-      const repo = new ApiClientsRepository(db.dataSource.getRepository(ApiClientEntity));
-      await fn(
+    await withCliDatabase(config, [ApiClientEntity], (ds) =>
+      fn(
         new ApiClientsService(
-          repo,
+          new ApiClientsRepository(ds.getRepository(ApiClientEntity)),
           config.settings(authSettings),
           config.settings(webhooksSettings),
         ),
-      );
-    } finally {
-      await db.close();
-    }
+      ),
+    );
   };
   const program = new Command('prescription-registry')
     .description('operator tool of the Prescription Registry Service')

@@ -9,7 +9,7 @@ import {
   type Restantes,
 } from '../recetas/cifrado/recifrado.js';
 import { recetasSettings } from '../recetas/recetas.settings.js';
-import { openCliDatabase } from './cli-database.js';
+import { withCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
 /** `pacientes cifrar`: the patient's data at rest (SPEC 10). */
@@ -30,17 +30,13 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
         config.settings(authSettings),
         config.settings(recetasSettings),
       );
-      const db = await openCliDatabase(config, []);
-      try {
-        const run = await cifrarPendientes(db.dataSource, cifrado, { lote });
-        if (flags.json) out.json(run);
-        else out.line(describe(run));
-        // SPEC 11.3: done only when nothing is left (an old key may be dropped then).
-        if (run.restantes.total > 0)
-          throw new DomainError('INTERNAL', left(run.restantes, cifrado.claves.claves));
-      } finally {
-        await db.close();
-      }
+      const run = await withCliDatabase(config, [], (ds) =>
+        cifrarPendientes(ds, cifrado, { lote }),
+      );
+      out.result(flags.json, run, describe);
+      // SPEC 11.3: done only when nothing is left (an old key may be dropped then).
+      if (run.restantes.total > 0)
+        throw new DomainError('INTERNAL', left(run.restantes, cifrado.claves.claves));
     });
   return pacientes;
 }

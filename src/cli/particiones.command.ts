@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { DataSource } from 'typeorm';
 import { checkedPurgeDate, MIN_RETENTION_YEARS } from '../auditoria/audit-purger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { mesesAdelante } from '../database/particiones/particiones.metrics.js';
@@ -12,23 +13,13 @@ import {
 import type { PartitionedTable } from '../database/particiones/particionadas.js';
 import { primerId, siguiente, sufijo } from '../database/particiones/periodos.js';
 import { MODULE_SLICES } from '../slices.js';
-import { openCliDatabase } from './cli-database.js';
+import { withCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
 /** The event log's months go only through `auditoria purgar`: after their seals. */
 const EVENT_LOG = 'auditoria_eventos';
 
-/** The tables moving together: each leader with the tables following it. */
-function families(tables: readonly PartitionedTable[]): Map<string, PartitionedTable[]> {
-  const out = new Map<string, PartitionedTable[]>();
-  for (const t of tables) {
-    const leader = t.follows ?? t.table;
-    out.set(leader, [...(out.get(leader) ?? []), t]);
-  }
-  return out;
-}
-
-export interface MesSeparado {
+interface MesSeparado {
   tabla: string;
   periodo: string;
   particiones: string[];
@@ -37,11 +28,9 @@ export interface MesSeparado {
 }
 
 /**
- * `particiones listar | separar | borrar` (SPEC 10; docs/architecture.md, "Partitions"): the
- * monthly partitions of the tables the slices declare. Detaching and dropping take whole months
- * past the retention, a prescription's month with its history, reservations, dispensations and
- * CUIR rows, as the migration role (the tables' owner). The event log's months are never
- * taken here: `auditoria purgar` drops them after their seals.
+ * `particiones crear | listar | separar | borrar` (SPEC 10; docs/architecture.md, "Partitions"):
+ * detaching and dropping take whole months past the retention, a leader's with its followers'
+ * (and CUIR rows), as the migration role; never the event log's (`auditoria purgar`).
  */
 export function particionesCommand(config: AppConfig, out: Output): Command {
   const tables = MODULE_SLICES.flatMap((s) => s.partitionedTables ?? []);
@@ -56,36 +45,26 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { json?: boolean }) => {
       // Every CLI command's migration run creates them; this one says what it did.
-      const db = await openCliDatabase(config, []);
-      try {
-        const done = db.migrated.particiones ?? { creadas: [], abiertas: [] };
-        const ahead = mesesAdelante(
-          await listarParticiones(db.dataSource, tables),
+      const result = await withCliDatabase(config, [], async (ds, migrated) => ({
+        ...(migrated.particiones ?? { creadas: [], abiertas: [] }),
+        meses_adelante: mesesAdelante(
+          await listarParticiones(ds, tables),
           tables.map((t) => t.table),
-        );
-        if (flags.json) out.json({ ...done, meses_adelante: ahead });
-        else {
-          for (const name of done.creadas) out.line(`created ${name}`);
-          for (const a of done.abiertas) out.line(`opened ${a.periodo} in ${a.secuencia}`);
-          out.line(`${ahead} months ahead`);
-        }
-      } finally {
-        await db.close();
-      }
+        ),
+      }));
+      out.result(flags.json, result, (r) => [
+        ...r.creadas.map((name) => `created ${name}`),
+        ...r.abiertas.map((a) => `opened ${a.periodo} in ${a.secuencia}`),
+        `${r.meses_adelante} months ahead`,
+      ]);
     });
   cmd
     .command('listar')
     .description('every partition: its table, month, bounds, estimated rows and size')
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { json?: boolean }) => {
-      const db = await openCliDatabase(config, []);
-      try {
-        const rows = await listarParticiones(db.dataSource, tables);
-        if (flags.json) out.json({ particiones: rows });
-        else for (const r of rows) out.line(describe(r));
-      } finally {
-        await db.close();
-      }
+      const rows = await withCliDatabase(config, [], (ds) => listarParticiones(ds, tables));
+      out.result(flags.json, { particiones: rows }, (r) => r.particiones.map(describe));
     });
   for (const [name, drop] of [
     ['separar', false],
@@ -103,34 +82,35 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
       .action(async (flags: { antesDe: string; json?: boolean }) => {
         // Past the regulation's 5 years, as the event log's purge (audit-purger.ts).
         const antesDe = checkedPurgeDate(flags.antesDe, MIN_RETENTION_YEARS);
-        const db = await openCliDatabase(config, [], { as: 'migration' });
-        try {
-          const done = await separar(db.dataSource, tables, antesDe, drop);
-          if (flags.json) out.json({ antes_de: antesDe, meses: done });
-          else if (done.length === 0) out.line(`no month entirely before ${antesDe}`);
-          else
-            for (const m of done)
-              out.line(
-                `${name === 'borrar' ? 'dropped' : 'detached'} ${m.tabla} ${m.periodo}: ${m.particiones.join(', ')}`,
-              );
-        } finally {
-          await db.close();
-        }
+        const meses = await withCliDatabase(
+          config,
+          [],
+          (ds) => separar(ds, tables, antesDe, drop),
+          { as: 'migration' },
+        );
+        out.result(flags.json, { antes_de: antesDe, meses }, () =>
+          meses.length === 0
+            ? `no month entirely before ${antesDe}`
+            : meses.map(
+                (m) =>
+                  `${drop ? 'dropped' : 'detached'} ${m.tabla} ${m.periodo}: ${m.particiones.join(', ')}`,
+              ),
+        );
       });
   }
   return cmd;
 }
 
 async function separar(
-  ds: import('typeorm').DataSource,
+  ds: DataSource,
   tables: readonly PartitionedTable[],
   antesDe: string,
   drop: boolean,
 ): Promise<MesSeparado[]> {
   const all = await listarParticiones(ds, tables);
   const done: MesSeparado[] = [];
-  for (const [leader, family] of families(tables)) {
-    if (leader === EVENT_LOG) continue;
+  for (const { table: leader } of tables.filter((t) => !t.follows && t.table !== EVENT_LOG)) {
+    const family = tables.filter((t) => (t.follows ?? t.table) === leader);
     const meses = mesesAntesDe(
       all.filter((p) => p.tabla === leader),
       antesDe,

@@ -1,26 +1,10 @@
 import type { EntityManager } from 'typeorm';
 
-/** The part of pg's connection a submittable query talks to. */
-interface PgConnection {
-  query(text: string): void;
-}
-
-/** The part of pg's client that runs a submittable query (pg calls its handle* methods). */
-interface PgClient {
-  query(submittable: CopyOut): unknown;
-}
-
 /**
- * `COPY (…) TO STDOUT` on the connection of `tx`, in its transaction: `onRow` gets each row as
- * PostgreSQL sends it (text format: fields separated by tabs, escaped, NULL as `\N`, the row
- * ending in a newline; one CopyData message per row), a view valid only during the call.
- * Resolves with the row count once the command ends; a throw from `onRow` stops the reading
- * (the rest of the stream is drained) and rejects with it.
- *
- * pg runs any object with `submit()` as a query (the "submittable" interface pg-cursor and
- * pg-copy-streams use); this is the few lines of it COPY TO needs, without a dependency. Rows
- * arrive as raw bytes: no per-field string, no type parsing, for the reads where those cost
- * more than the work done on the rows (the event log's verify: millions of rows).
+ * `COPY (…) TO STDOUT` in `tx`'s transaction: `onRow` gets each row's raw text-format bytes (a
+ * view valid only during the call), for reads of millions of rows where parsing would cost more
+ * than the work. Resolves with the row count; a throw from `onRow` stops it and rejects with it.
+ * A pg "submittable" (as pg-copy-streams), the few lines COPY TO needs.
  */
 export async function copyOut(
   tx: EntityManager,
@@ -28,14 +12,14 @@ export async function copyOut(
   onRow: (row: Buffer) => void,
 ): Promise<number> {
   if (!tx.queryRunner) throw new Error('copyOut needs a transaction (EntityManager.transaction)');
-  const client = (await tx.queryRunner.connect()) as PgClient;
+  const client = (await tx.queryRunner.connect()) as { query(submittable: CopyOut): unknown };
   const copy = new CopyOut(sql, onRow);
   client.query(copy);
   return copy.done;
 }
 
 class CopyOut {
-  /** pg's client sets this when it times the query (query_timeout): called when it ends. */
+  /** Set by pg when it times the query (query_timeout): called when it ends. */
   callback?: (err: unknown) => void;
   readonly done: Promise<number>;
   private resolve!: (rows: number) => void;
@@ -53,7 +37,7 @@ class CopyOut {
     });
   }
 
-  submit(connection: PgConnection): void {
+  submit(connection: { query(text: string): void }): void {
     connection.query(this.text);
   }
 

@@ -11,8 +11,7 @@ export function dataSourceOptions(
   return {
     type: 'postgres',
     url,
-    // With a streaming replica, every query still goes to the primary unless the code asks for
-    // the replica by name (Transactions.onReplica): a read after a write must see the write.
+    // Queries go to the primary unless the code asks for the replica (Transactions.onReplica).
     ...(readUrl
       ? { replication: { defaultMode: 'master', master: { url }, slaves: [{ url: readUrl }] } }
       : {}),

@@ -21,7 +21,7 @@ export class DatabaseModule {
         TypeOrmModule.forRoot({
           ...dataSourceOptions(url, poolSize, statementTimeoutMs, [], readUrl),
           autoLoadEntities: true,
-          // The bootstrap has run the migrations already; fail fast rather than retry forever.
+          // Fail fast rather than retry forever.
           retryAttempts: 0,
         }),
       ],

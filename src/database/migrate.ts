@@ -1,4 +1,4 @@
-import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { DataSource, MigrationInterface } from 'typeorm';
 import { dataSourceOptions } from './data-source-options.js';
 import { type Aseguradas, asegurarEnTransaccion } from './particiones/particiones.js';
 import type { PartitionedTable } from './particiones/particionadas.js';
@@ -9,42 +9,31 @@ import {
   takeBackFromRuntime,
 } from './runtime-grants.js';
 
-/** An arbitrary constant: the advisory-lock key that serialises migration runs across instances. */
-export const MIGRATION_LOCK = 724_231_117;
+/** The advisory-lock key serialising migration runs across instances. */
+const MIGRATION_LOCK = 724_231_117;
 
 export interface MigrationRun {
-  /** The migrations applied by this run, in order. */
   applied: string[];
   /** The role granted RuntimeAccess; undefined when the service runs as the migration role. */
   runtimeRole?: string;
-  /** What an operator should fix about the runtime role (logged as warnings at start). */
+  /** What an operator should fix about the runtime role (logged at start). */
   warnings: string[];
-  /** The months' partitions created and sequences opened after the migrations (particiones/). */
   particiones?: Aseguradas;
 }
 
-/** What a migration run does besides the migrations. */
-export interface MigrationOptions {
-  /** DATABASE_URL's access, when it logs in as another role than the migrations (runtime-grants.ts). */
-  runtime?: RuntimeAccess;
-  /** The tables partitioned by month, whose months ahead it creates (particiones/). */
-  partitioned?: readonly PartitionedTable[];
-  /** Creates or upgrades the job queue's schema, given the migration role's URL (queue/). */
-  installQueue?: (url: string) => Promise<void>;
-}
-
 /**
- * Brings the schema up to date. Several instances may start at once, so the run holds a
- * session advisory lock; the schema is only ever changed by migrations (no synchronize).
- * `url` is the migration role's (DATABASE_MIGRATION_URL, else DATABASE_URL). Under the lock, in
- * order: what the runtime role owns is taken back before anything reads it (runtime-grants.ts),
- * the migrations, the job queue's schema, the months ahead (a fresh database is ready for this
- * month's first row and the next twelve), then the runtime role's privileges.
+ * Brings the schema up to date as the migration role (`url`), under an advisory lock (several
+ * instances may start at once): what the runtime role owns taken back, the migrations, the job
+ * queue's schema, the months ahead, then the runtime role's privileges.
  */
 export async function runMigrations(
   url: string,
   migrations: readonly (new () => MigrationInterface)[],
-  options: MigrationOptions = {},
+  options: {
+    runtime?: RuntimeAccess;
+    partitioned?: readonly PartitionedTable[];
+    installQueue?: (url: string) => Promise<void>;
+  } = {},
 ): Promise<MigrationRun> {
   const { runtime, partitioned = [] } = options;
   const ds = new DataSource(dataSourceOptions(url, 2, undefined, migrations));
@@ -58,7 +47,9 @@ export async function runMigrations(
     if (role && role !== self) await takeBackFromRuntime(lock, role);
     const applied = (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
     await options.installQueue?.(url);
-    const particiones = await asegurar(lock, partitioned);
+    const particiones = partitioned.length
+      ? await asegurarEnTransaccion(lock, partitioned)
+      : undefined;
     if (!runtime || !role) return { applied, warnings: [], particiones };
     if (role === self)
       return {
@@ -73,12 +64,4 @@ export async function runMigrations(
     await lock.release();
     await ds.destroy();
   }
-}
-
-/** The months ahead (none declared: nothing to do). */
-function asegurar(
-  q: QueryRunner,
-  tables: readonly PartitionedTable[],
-): Promise<Aseguradas | undefined> {
-  return tables.length === 0 ? Promise.resolve(undefined) : asegurarEnTransaccion(q, tables);
 }

@@ -5,11 +5,7 @@ import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { MetricsService } from '../common/metrics/metrics.service.js';
 
-/**
- * The connection pool as the operators' alerts see it: a pool whose connections are all busy
- * while requests wait for one (`waiting` above 0 for minutes) is saturated — acquisitions are
- * slow, and answers slower. Per instance (each has its own pool).
- */
+/** The connection pool, per instance: `waiting` above 0 for minutes means it is saturated. */
 @Injectable()
 export class PoolMetrics {
   constructor(metrics: MetricsService, @InjectDataSource() db: DataSource) {

@@ -2,35 +2,26 @@ import pg from 'pg';
 import type { QueryRunner } from 'typeorm';
 
 /**
- * What the service's own role (DATABASE_URL's) may do when the migrations run as another role
- * (DATABASE_MIGRATION_URL; SPEC 11.1): read and write the ordinary tables, only read and append
- * to the declared append-only ones (the sealed event log, every partition as its parent), only
- * read the read-only ones, work the job queue's rows, and call the SECURITY DEFINER doors the
- * migrations made for it. It owns nothing and may create nothing: no schema, no table, no view,
- * no function, so nothing it leaves behind can run as the migration role. Never TRUNCATE,
- * REFERENCES or TRIGGER.
+ * What DATABASE_URL's role may do when the migrations run as another role (SPEC 11.1): read and
+ * write ordinary tables, only append to or only read the declared ones (partitions as their
+ * parent), work the job queue's rows, call the migrations' SECURITY DEFINER doors. It owns and
+ * may create nothing, so nothing it leaves can run as the migration role.
  */
 export interface RuntimeAccess {
-  /** DATABASE_URL; the role is whoever it connects as (`current_user`). */
+  /** DATABASE_URL; the role is whoever it connects as. */
   url: string;
-  /** Tables it may only SELECT and INSERT (their partitions too). */
   appendOnly: readonly string[];
-  /** Tables it may only SELECT (written by the migrations or operator commands). */
   readOnly: readonly string[];
-  /** Functions it may call beyond those every role may: the migrations' SECURITY DEFINER doors. */
+  /** The SECURITY DEFINER doors it may call. */
   functions: readonly string[];
-  /** The job queue's schema (pg-boss's; created or upgraded by the migration role). */
   queueSchema: string;
 }
 
-/** The migration bookkeeping: the service reads nothing there, and writes nothing. */
 const MIGRATIONS_TABLE = 'schema_migrations';
 
 /**
- * pg-boss's tables as the service's pg-boss uses them: jobs and their archive read and written;
- * the queues' policies updated at start (JobQueue), never a queue created or deleted (the
- * migrations do: a row there names a table its functions create and drop); its bookkeeping's
- * maintenance times stamped, never its version (which the migration role's installer reads).
+ * pg-boss's tables as the service uses them: queues' policies updated at start, never a queue
+ * created (a row names a table its functions create); maintenance stamped, never the version.
  */
 const QUEUE_TABLES: Readonly<Record<string, string>> = {
   job: 'SELECT, INSERT, UPDATE, DELETE',
@@ -42,9 +33,9 @@ const QUEUE_TABLES: Readonly<Record<string, string>> = {
   subscription: 'SELECT',
 };
 
-export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** The role a URL logs in as (a URL's user may be absent, or be mapped by the server). */
+/** The role a URL logs in as (its user may be absent, or mapped by the server). */
 export async function roleOf(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -56,7 +47,6 @@ export async function roleOf(url: string): Promise<string> {
   }
 }
 
-/** Everything `role` owns in this database (temporary schemas aside), by kind. */
 const OWNED_SQL = `
   SELECT kind, name FROM (
     SELECT CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'i' THEN 'INDEX'
@@ -84,11 +74,9 @@ const OWNED_SQL = `
 const DATA_KINDS = new Set(['TABLE', 'SEQUENCE', 'INDEX', 'SCHEMA']);
 
 /**
- * Before anything runs as the migration role, what the runtime role owns. Data (an earlier
- * version let it own the job queue's schema and tables) is taken back. Anything that can hold
- * code — a view, a function, a type, an operator — is refused: the migration role would run it
- * (found: a view planted in place of pg-boss's version table called the runtime role's function
- * during the next migration). The operator checks and drops it, then starts again.
+ * Before anything runs as the migration role: data the runtime role owns is taken back, and
+ * anything that can hold code (view, function, type, operator) is refused, since the migration
+ * role could be made to run it.
  */
 export async function takeBackFromRuntime(q: QueryRunner, role: string): Promise<void> {
   const owned = (await q.query(OWNED_SQL, [role])) as Array<{ kind: string; name: string }>;
@@ -99,7 +87,7 @@ export async function takeBackFromRuntime(q: QueryRunner, role: string): Promise
         "the service's role must own nothing that holds code, which the migration role could be made to run. " +
         'Check who made them, drop them (or ALTER … OWNER TO the migration role after reading them), then start again.',
     );
-  // Schemas first (their objects' new owner must be able to reach them), indexes with their tables.
+  // Schemas first (the new owner must reach their objects); indexes go with their tables.
   for (const kind of ['SCHEMA', 'TABLE', 'SEQUENCE'])
     for (const o of owned.filter((x) => x.kind === kind))
       await q.query(`ALTER ${kind} ${o.name} OWNER TO CURRENT_USER`);
@@ -121,28 +109,19 @@ async function powersBeyondGrants(q: QueryRunner, role: string): Promise<string[
     create_db: boolean;
     create_schemas: string | null;
   }>;
-  const warnings: string[] = [];
-  if (p?.superuser)
-    warnings.push(`DATABASE_URL's role ${role} is a superuser: the grants do not bind it`);
-  if (p?.createrole)
-    warnings.push(`DATABASE_URL's role ${role} has CREATEROLE: it can give itself other roles`);
-  if (p?.create_db)
-    warnings.push(
-      `DATABASE_URL's role ${role} may create schemas in this database (through PUBLIC?): REVOKE CREATE ON DATABASE … FROM PUBLIC`,
-    );
-  if (p?.create_schemas)
-    warnings.push(
-      `DATABASE_URL's role ${role} may create objects in schema ${p.create_schemas} (through PUBLIC?): REVOKE CREATE ON SCHEMA … FROM PUBLIC`,
-    );
-  return warnings;
+  return [
+    p?.superuser && 'is a superuser: the grants do not bind it',
+    p?.createrole && 'has CREATEROLE: it can give itself other roles',
+    p?.create_db &&
+      'may create schemas in this database (through PUBLIC?): REVOKE CREATE ON DATABASE … FROM PUBLIC',
+    p?.create_schemas &&
+      `may create objects in schema ${p.create_schemas} (through PUBLIC?): REVOKE CREATE ON SCHEMA … FROM PUBLIC`,
+  ].flatMap((w) => (w ? [`DATABASE_URL's role ${role} ${w}`] : []));
 }
 
 /**
- * Brings the runtime role's privileges to exactly RuntimeAccess, idempotently; run by the
- * migration runner, as the migration role, after every migration run (so tables and partitions
- * created since are covered without ALTER DEFAULT PRIVILEGES, and a table declared append-only
- * later loses what it had). One transaction: an instance already running never sees a half state.
- * Answers what an operator should fix that grants cannot.
+ * Brings the runtime role's privileges to exactly RuntimeAccess, in one transaction, after every
+ * migration run (new tables and partitions covered). Answers what grants cannot fix.
  */
 export async function grantRuntimeRole(
   q: QueryRunner,
@@ -158,16 +137,12 @@ export async function grantRuntimeRole(
       [role],
     )) as Array<{ name: string }>;
     for (const s of schemas) await q.query(`REVOKE CREATE ON SCHEMA ${s.name} FROM ${r}`);
-    await q.query(`REVOKE CREATE ON DATABASE ${quoteIdent(await database(q))} FROM ${r}`);
+    const [{ db }] = (await q.query('SELECT current_database() AS db')) as Array<{ db: string }>;
+    await q.query(`REVOKE CREATE ON DATABASE ${quoteIdent(db)} FROM ${r}`);
 
     await q.query(`GRANT USAGE ON SCHEMA public TO ${r}`);
     // Partitions get their root table's privileges, whatever their names.
-    const tables = (await q.query(
-      `SELECT c.oid::regclass::text AS name, root.relname AS root
-         FROM pg_class c JOIN pg_class root ON root.oid = coalesce(pg_partition_root(c.oid), c.oid)
-        WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-        ORDER BY 1`,
-    )) as Array<{ name: string; root: string }>;
+    const tables = await tablesOf(q, 'public', `'r', 'p', 'v', 'm', 'f'`);
     const appendOnly = new Set(access.appendOnly);
     const readOnly = new Set([...access.readOnly, MIGRATIONS_TABLE]);
     const missing = [...appendOnly, ...readOnly].filter((t) => !tables.some((x) => x.root === t));
@@ -185,7 +160,10 @@ export async function grantRuntimeRole(
     await q.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM ${r}`);
     for (const fn of access.functions) await q.query(`GRANT EXECUTE ON FUNCTION ${fn} TO ${r}`);
 
-    await grantQueue(q, access.queueSchema, r);
+    const s = quoteIdent(access.queueSchema);
+    await q.query(`GRANT USAGE ON SCHEMA ${s} TO ${r}`);
+    await grantByGroup(q, r, await tablesOf(q, s, `'r', 'p'`), (root) => QUEUE_TABLES[root]);
+    await q.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${s} FROM ${r}`);
     await q.commitTransaction();
     return await powersBeyondGrants(q, role);
   } catch (err) {
@@ -194,17 +172,19 @@ export async function grantRuntimeRole(
   }
 }
 
-async function grantQueue(q: QueryRunner, schema: string, r: string): Promise<void> {
-  const s = quoteIdent(schema);
-  await q.query(`GRANT USAGE ON SCHEMA ${s} TO ${r}`);
-  const tables = (await q.query(
+/** A schema's tables of these kinds, each with its partition root's name. */
+async function tablesOf(
+  q: QueryRunner,
+  schema: string,
+  kinds: string,
+): Promise<Array<{ name: string; root: string }>> {
+  return (await q.query(
     `SELECT c.oid::regclass::text AS name, root.relname AS root
        FROM pg_class c JOIN pg_class root ON root.oid = coalesce(pg_partition_root(c.oid), c.oid)
-      WHERE c.relnamespace = $1::regnamespace AND c.relkind IN ('r', 'p')`,
-    [s],
+      WHERE c.relnamespace = $1::regnamespace AND c.relkind IN (${kinds})
+      ORDER BY 1`,
+    [schema],
   )) as Array<{ name: string; root: string }>;
-  await grantByGroup(q, r, tables, (root) => QUEUE_TABLES[root]);
-  await q.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${s} FROM ${r}`);
 }
 
 /** REVOKE ALL on every table, then each set of privileges granted on its tables in one statement. */
@@ -223,11 +203,4 @@ async function grantByGroup(
   }
   for (const [privileges, names] of groups)
     await q.query(`GRANT ${privileges} ON TABLE ${names.join(', ')} TO ${r}`);
-}
-
-async function database(q: QueryRunner): Promise<string> {
-  const [{ name }] = (await q.query('SELECT current_database() AS name')) as Array<{
-    name: string;
-  }>;
-  return name;
 }

@@ -11,7 +11,7 @@ export class IdempotencyKeyEntity {
   @Column('char', { name: 'request_hash', length: 64 }) requestHash: string;
   @Column('text') state: 'in_progress' | 'completed';
   @Column('integer', { name: 'response_status', nullable: true }) responseStatus: number | null;
-  /** The answer's exact bytes (from IdempotencyAnswerBytes1763900000000 on). */
+  /** The answer's exact bytes. */
   @Column('text', { name: 'response_text', nullable: true }) responseText: string | null;
   /** The answer of keys stored before response_text existed ({data} or {error}). */
   @Column('jsonb', { name: 'response_body', nullable: true }) responseBody: unknown;

@@ -17,7 +17,6 @@ import {
 } from './idempotency-claim.js';
 import { IdempotencyService } from './idempotency.service.js';
 
-/** Metadata set by @Idempotent({ settledInWrite: true }). */
 export const SETTLED_IN_WRITE = 'idempotency:settled-in-write';
 
 /** Answers about the key itself: never stored as the key's outcome. */
@@ -32,7 +31,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<RequestWithClaim>();
     const key = req.headers['idempotency-key'];
     if (key === undefined || !req.apiClient) return next.handle();
-    // One promise rather than a chain of operators: this runs on every registration.
     return from(this.run(context, next, req, req.apiClient.id, key));
   }
 
@@ -44,7 +42,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     rawKey: string | string[],
   ): Promise<unknown> {
     const key = this.idempotency.parseKey(rawKey);
-    // The actual path, ids included (not the route's pattern): see requestFingerprint.
     const fp = this.idempotency.fingerprint(req.method, `${req.baseUrl}${req.path}`, req.body);
     const res = context.switchToHttp().getResponse<Response>();
     const claim = new IdempotencyClaim(clientId, key, fp, successStatus(context), () =>
@@ -53,12 +50,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     req.idempotencyClaim = claim;
     try {
       if (Reflect.getMetadata(SETTLED_IN_WRITE, context.getHandler()) !== true) await claim.hold();
-      // Before the handler waits on anything slow, the key is written as in progress.
       const data: unknown = await onSlowWork(
         () => claim.hold(),
         () => lastValueFrom(next.handle()),
       );
-      // A handler that stored its answer in its own statement has settled the key already.
       if (claim.settled) return data;
       const text = JSON.stringify({ success: true, data });
       // The status the handler answered with: @HttpCode's, or its own (201 new, 200 existing).
@@ -71,7 +66,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
   }
 
-  /** The answer when the handler (or holding the key) threw: a replay, or `err` rethrown. */
+  /** When the handler (or holding the key) threw: a replay, or `err` rethrown. */
   private async answerFailure(
     err: unknown,
     claim: IdempotencyClaim,
@@ -99,10 +94,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     throw err;
   }
 
-  /**
-   * Stores this request's outcome under its key, holding the key first if the handler did not;
-   * returns the outcome of an identical request that was answered first, if there is one.
-   */
+  /** Stores this request's outcome (holding the key first); returns an answered twin's, if any. */
   private async settle(
     claim: IdempotencyClaim,
     outcome: StoredOutcome,

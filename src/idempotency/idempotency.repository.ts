@@ -12,11 +12,7 @@ export class IdempotencyRepository {
     return this.transactions.repository(IdempotencyKeyEntity);
   }
 
-  /**
-   * Writes the key as in progress for this request; false when another request holds or
-   * answered it. An expired key is free again. (SQL: an upsert with a condition, which is what
-   * makes a race between two requests safe.)
-   */
+  /** Writes the key as in progress; false when another request holds or answered it (expired: free). */
   async claim(
     clientId: string,
     key: string,
@@ -43,7 +39,7 @@ export class IdempotencyRepository {
     clientId: string,
     key: string,
   ): Promise<(IdempotencyKeyEntity & { leaseExpired: boolean }) | null> {
-    // Times are compared by the database's clock, as they were written.
+    // By the database's clock, as written.
     const { entities, raw } = await this.keys
       .createQueryBuilder('k')
       .addSelect('k.locked_until < now()', 'lease_expired')
@@ -80,7 +76,6 @@ export class IdempotencyRepository {
     await this.keys.delete({ clientId, key, state: 'in_progress' });
   }
 
-  /** Drops expired keys (the cleanup timer). */
   async deleteExpired(): Promise<number> {
     const result = await this.keys.delete({ expiresAt: Raw((at) => `${at} < now()`) });
     return result.affected ?? 0;

@@ -19,10 +19,9 @@ import { KEY_LEASE_SECONDS, KEY_TTL_HOURS } from './idempotency.sql.js';
 const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
 /**
- * The Idempotency-Key rules of contract §3, for any POST: keyed by (client, key), compared by a
- * keyed fingerprint of the request (canonical-hash.ts), an in-flight marker with a lease (a crashed request frees its key
- * when the lease runs out), replay of stored 2xx/4xx answers byte for byte, 5xx never
- * stored, keys kept 24 h.
+ * The Idempotency-Key rules of contract §3: keyed by (client, key), compared by the request's
+ * keyed fingerprint, in progress under a lease (a crashed request's key frees when it runs out),
+ * 2xx/4xx answers replayed byte for byte, 5xx never stored, keys kept 24 h.
  */
 @Injectable()
 export class IdempotencyService implements OnModuleInit {
@@ -49,18 +48,11 @@ export class IdempotencyService implements OnModuleInit {
     return rawKey.toLowerCase();
   }
 
-  /**
-   * The fingerprint a key is stored with: method, actual path (ids included), canonical body,
-   * under the server's key.
-   */
   fingerprint(method: string, path: string, body: unknown): RequestFingerprint {
     return requestFingerprint(this.clave, method, path, body);
   }
 
-  /**
-   * Writes the key as in progress for this request: null when it is now this request's, the
-   * stored outcome when the same request was answered already; 409 when the key is in use.
-   */
+  /** Writes the key as in progress: null when it is now this request's, else the stored outcome; 409 when in use. */
   async begin(
     clientId: string,
     key: string,
@@ -81,11 +73,7 @@ export class IdempotencyService implements OnModuleInit {
     throw inProgress();
   }
 
-  /**
-   * The answer for a request whose write was refused because another request took its key:
-   * that request's stored outcome, else 409 (it is still running, or it failed and freed the
-   * key a moment ago: either way a retry is what the client should do).
-   */
+  /** For a request whose write lost its key: the winner's stored outcome, else 409 (retry). */
   async afterRefusal(
     clientId: string,
     key: string,
@@ -98,10 +86,8 @@ export class IdempotencyService implements OnModuleInit {
   }
 
   /**
-   * A live key's outcome for this request (null while in progress); 409 when the key answered
-   * another request. A key stored before SPEC 11.2 holds the bare SHA-256: it matches the old
-   * way, and is rewritten with the keyed fingerprint, so every later comparison (the
-   * registration's gate, in SQL) is the keyed one.
+   * A live key's outcome for this request (null while in progress); 409 when it answered another
+   * request. A key holding the bare SHA-256 (before SPEC 11.2) is rewritten with the keyed one.
    */
   private async outcomeFor(
     existing: IdempotencyKeyEntity,
@@ -114,7 +100,6 @@ export class IdempotencyService implements OnModuleInit {
     return outcomeOf(existing);
   }
 
-  /** Stores the answer's exact bytes under the key. */
   finish(clientId: string, key: string, outcome: StoredOutcome): Promise<void> {
     return this.keys.complete(clientId, key, outcome.status, outcome.text);
   }
@@ -124,7 +109,7 @@ export class IdempotencyService implements OnModuleInit {
     return this.keys.release(clientId, key);
   }
 
-  /** Expired keys are deleted every 15 minutes (unref'd; the schedule module clears it at shutdown). */
+  /** Expired keys are deleted every 15 minutes (the schedule module clears the timer at shutdown). */
   onModuleInit(): void {
     const timer = setInterval(() => {
       this.keys
@@ -136,20 +121,17 @@ export class IdempotencyService implements OnModuleInit {
   }
 }
 
-/** A key's stored outcome, once its request is the same; null while it is in progress. */
+/** A key's stored outcome; null while in progress. */
 function outcomeOf(existing: IdempotencyKeyEntity): StoredOutcome | null {
   if (existing.state !== 'completed') return null;
   const status = existing.responseStatus ?? 200;
   if (existing.responseText !== null) return { status, text: existing.responseText };
-  return { status, text: legacyText(existing.responseBody) };
-}
-
-/** Answers stored before their bytes were kept (`{data}` or `{error}`), in today's envelope. */
-function legacyText(body: unknown): string {
-  const b = body as
+  // Stored before the bytes were kept: `{data}` or `{error}`, in today's envelope.
+  const b = existing.responseBody as
     { data: unknown } | { error: { code: ErrorCode; message: string; details?: ErrorDetail[] } };
-  if ('data' in b) return JSON.stringify({ success: true, data: b.data });
-  return JSON.stringify(errorEnvelope(b.error.code, b.error.message, b.error.details, 'replay'));
+  if ('data' in b) return { status, text: JSON.stringify({ success: true, data: b.data }) };
+  const { code, message, details } = b.error;
+  return { status, text: JSON.stringify(errorEnvelope(code, message, details, 'replay')) };
 }
 
 const reused = () =>

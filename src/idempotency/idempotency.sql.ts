@@ -1,46 +1,30 @@
 import type { SqlParams } from '../common/sql/sql-params.js';
 
-// The fingerprint the gates below store and compare (request_hash, an HMAC under the server's
-// key), so bench/ stores the same.
+// The Idempotency-Key statements that run inside another (the registration's INSERT … WITH),
+// and the fingerprint they compare, which bench/ stores the same way.
 export { requestHash } from './canonical-hash.js';
-
-/**
- * The Idempotency-Key statements that run inside another statement (the registration's single
- * INSERT … WITH). Part of the surface bench/ may read: the baseline takes its keys the same way.
- */
 
 /** Longer than any request may run (REQUEST_TIMEOUT_MS), so a live request keeps its key. */
 export const KEY_LEASE_SECONDS = 60;
 /** How long a key and its answer are kept (contract §3). */
 export const KEY_TTL_HOURS = 24;
 
-/** What a gate needs to know of the key it settles. */
-export interface KeyToSettle {
+interface KeyToSettle {
   clientId: string;
   key: string;
-  /**
-   * requestHash(key, method, actual path, body): a key answers only the request it was taken
-   * for. Compared here only with the keyed fingerprint; a key stored before it (the bare
-   * SHA-256) is refused by the gate, and IdempotencyService compares and upgrades it.
-   */
+  /** The keyed fingerprint; a key stored with the bare SHA-256 is refused (the service upgrades it). */
   requestHash: string;
   successStatus: number;
 }
 
-/**
- * The stored answer of a request whose body carries the id of the row being written: the
- * answer's exact bytes, with the JSON string `"<placeholder>"` replaced by the new id (column
- * `id` of `source`) as a JSON string. The placeholder is random per request, so no client text
- * can contain it.
- */
+/** The answer's bytes with the JSON string `"<placeholder>"` (random per request) replaced by `source`'s id. */
 export const answerWithIdSql = (p: SqlParams, text: string, placeholder: string, source: string) =>
   `replace(${p.add(text)}::text, ${p.add(JSON.stringify(placeholder))}::text, to_json(${source}.id::text)::text)`;
 
 /**
- * Takes a key nobody holds and stores its answer, inside the statement that writes the answer's
- * row (which reads `source`); returns a row only if it took the key. A key another transaction
- * is inserting makes it wait for that transaction, then refuse. It also takes a key whose
- * answer expired, and one whose holder crashed (lease run out) while sending this same request.
+ * Takes a key nobody holds (or expired, or whose holder of this same request crashed) and
+ * stores its answer; returns a row only if it took the key. A key another transaction is
+ * inserting makes it wait for that transaction, then refuse.
  */
 export function takeKeyGateSql(p: SqlParams, k: KeyToSettle, answer: string, source: string) {
   return `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, response_status,
@@ -58,10 +42,7 @@ export function takeKeyGateSql(p: SqlParams, k: KeyToSettle, answer: string, sou
     RETURNING 1`;
 }
 
-/**
- * Stores the answer of a key this request holds (written in progress before its handler
- * waited on something slow); returns a row only if the key is still held.
- */
+/** Stores the answer of a key this request holds; returns a row only if it is still held. */
 export function holdKeyGateSql(p: SqlParams, k: KeyToSettle, answer: string, source: string) {
   return `UPDATE idempotency_keys SET state = 'completed', response_status = ${p.add(k.successStatus)}::int,
       response_text = ${answer}

@@ -2,21 +2,11 @@ import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { IdempotencyInterceptor, SETTLED_IN_WRITE } from './idempotency.interceptor.js';
 
-export interface IdempotentOptions {
-  /**
-   * The handler gates its one write on `IdempotencyClaim.settleWith`, so the key need not be
-   * written before it runs (one round trip saved); it is held before any slow wait instead.
-   */
-  settledInWrite?: boolean;
-}
-
 /**
- * Makes a POST idempotent under an optional `Idempotency-Key` header (a UUID): the first
- * answer (2xx or 4xx) is stored for 24 h per client and key and replayed for the same
- * request (method, actual path, body); a different body or path, or a still-running first
- * request, answers 409.
+ * Makes a POST idempotent under an optional `Idempotency-Key` header. `settledInWrite`: the
+ * handler gates its one write on `IdempotencyClaim.settleWith` (the key is not written before).
  */
-export const Idempotent = (options: IdempotentOptions = {}) =>
+export const Idempotent = (options: { settledInWrite?: boolean } = {}) =>
   applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
     SetMetadata(SETTLED_IN_WRITE, options.settledInWrite === true),

@@ -29,27 +29,22 @@ export interface EnqueueOptions {
 }
 
 /**
- * The durable job queue: pg-boss on the application's own PostgreSQL (embedded or not), no
- * extra server. pg-boss keeps its tables in its own schema (QUEUE_SCHEMA), which the migrations
- * create and upgrade with every declared queue (queue-schema.ts). Every `@QueueJob()` provider
- * gets its queue's policy at init and its pollers once the app is up; a job is worked by one instance at a time (SKIP
- * LOCKED), and a job whose worker died is worked again once it expires.
+ * The durable job queue: pg-boss on the application's own PostgreSQL, in its own schema (made by
+ * the migrations: queue-schema.ts). Every `@QueueJob()` provider gets its queue's policy at init
+ * and its pollers once the app is up; a job whose worker died is worked again once it expires.
  */
 @Injectable()
 export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private boss?: PgBoss;
   private starting?: Promise<PgBoss>;
-  /** pg-boss's SQL on the application's pool; drained at shutdown (see beforeApplicationShutdown). */
   private executor?: DrainableExecutor;
   private readonly jobs = new Map<QueueJobClass<unknown>, QueueJobHandler<unknown>>();
   private readonly log: Logger;
 
   /**
-   * pg-boss 10 records a worked job's outcome with complete()/fail() calls its worker does not
-   * await: when the database drops at that moment the rejection is unhandled, and Node ends the
-   * whole process (found by the database-outage reliability suite). Losing that write is
-   * harmless: the job expires and is worked again, and the handlers are idempotent. So a lost
-   * connection is logged; any other unhandled rejection stays fatal, as without this listener.
+   * pg-boss 10 does not await a worked job's complete()/fail(): a database dropping then would
+   * end the process. Losing that write is harmless (the job expires and runs again), so a lost
+   * connection is logged; any other unhandled rejection stays fatal.
    */
   private readonly onUnhandledRejection = (reason: unknown): void => {
     if (!isConnectionFailure(reason)) throw reason;
@@ -68,7 +63,12 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     metrics: MetricsService,
   ) {
     this.log = logger.child({ component: 'queue' });
-    const depth = () => this.depthByState();
+    const depth = async () =>
+      this.boss
+        ? this.db.query<Array<{ name: string; state: string; count: number }>>(
+            `SELECT name, state, count(*)::int AS count FROM ${this.config.queue.schema}.job GROUP BY name, state`,
+          )
+        : [];
     new Gauge({
       name: 'job_queue_jobs',
       aggregator: 'max',
@@ -82,11 +82,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     });
   }
 
-  /**
-   * Finds every declared job and sets its queue's policy (retries, expiry: settings may change
-   * them between starts). The queue itself was created by the migrations (the slice's `queues`);
-   * a job whose queue is missing stops the start, naming it.
-   */
+  /** Sets every declared job's queue policy (settings may change it); a missing queue stops the start. */
   async onModuleInit(): Promise<void> {
     const boss = await this.start();
     for (const wrapper of this.discovery.getProviders()) {
@@ -102,25 +98,13 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     }
   }
 
-  /** Starts each declared job's pollers once the whole app is up. */
   async onApplicationBootstrap(): Promise<void> {
     for (const job of this.jobs.values()) {
       if (job.concurrency > 0) await this.work(job);
     }
   }
 
-  /** Counts of jobs per queue and state (for /metrics); empty before the queue has started. */
-  async depthByState(): Promise<Array<{ name: string; state: string; count: number }>> {
-    if (!this.boss) return [];
-    return this.db.query<Array<{ name: string; state: string; count: number }>>(
-      `SELECT name, state, count(*)::int AS count FROM ${this.config.queue.schema}.job GROUP BY name, state`,
-    );
-  }
-
-  /**
-   * Enqueues a job of a declared kind. Inside `Transactions.run` it joins the transaction (the
-   * job exists only if the transaction commits); outside, it commits at once.
-   */
+  /** Enqueues a job; inside `Transactions.run` it commits or rolls back with the transaction. */
   async enqueue<T>(
     job: QueueJobClass<T>,
     data: T,
@@ -134,11 +118,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     return boss.send(name, data as object, sendOptions as PgBoss.SendOptions);
   }
 
-  /**
-   * Enqueues a job in the same SQL statement as the row it is about (see insertJobSql), with
-   * the queue's own policy: for a hot path written as one statement. `data` is an SQL `jsonb`
-   * expression over the statement's source CTE.
-   */
+  /** The job inserted in the statement writing its row (insertJobSql); `data` is SQL jsonb over `source`. */
   jobInStatement<T>(job: QueueJobClass<T>, data: (source: string) => string): CompanionStatement {
     const name = this.handlerOf(job).name;
     const schema = this.config.queue.schema;
@@ -152,7 +132,6 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     return handler;
   }
 
-  /** Starts pg-boss once (idempotent). */
   private start(): Promise<PgBoss> {
     this.starting ??= (async () => {
       this.executor = poolExecutor(this.db);
@@ -162,8 +141,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
         supervise: true,
         maintenanceIntervalSeconds: this.config.queue.maintenanceIntervalSeconds,
         schedule: false,
-        // The migrations install and upgrade the schema (queue-schema.ts); this only checks it.
-        migrate: false,
+        migrate: false, // the migrations install it (queue-schema.ts)
       });
       boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
       process.on('unhandledRejection', this.onUnhandledRejection);
@@ -174,10 +152,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
     return this.starting;
   }
 
-  /**
-   * Registers `concurrency` independent pollers, each working one job at a time and fetching
-   * the next one immediately while there is work (the polling interval only applies when idle).
-   */
+  /** `concurrency` pollers, each working one job at a time and asking again at once after one. */
   private async work(job: QueueJobHandler<unknown>): Promise<void> {
     const boss = await this.start();
     for (let i = 0; i < job.concurrency; i++) {
@@ -194,8 +169,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
           try {
             await job.handle(next);
           } finally {
-            // pg-boss waits out the polling interval after every fetch; a poller that just
-            // found work asks again at once, so a backlog drains at delivery speed.
+            // Else pg-boss waits out the polling interval after every fetch.
             if (worker.id) boss.notifyWorker(worker.id);
           }
         },
@@ -205,9 +179,8 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
   }
 
   /**
-   * Lets in-flight jobs finish (up to the grace period); unfinished ones return to the queue on
-   * expiry. Before, not on, application shutdown: TypeORM closes the pool on shutdown, and a
-   * job finishing after that could not record its outcome.
+   * Lets in-flight jobs finish (up to the grace period), before the pool closes on shutdown so
+   * that they can record their outcome; unfinished ones return to the queue on expiry.
    */
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.boss) return;
@@ -217,7 +190,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, BeforeApp
       wait: true,
       timeout: this.config.http.shutdownGraceMs,
     });
-    // The stop returns once the handlers have; their outcome writes may still be under way.
+    // The handlers have returned; their outcome writes may still be under way.
     await this.executor?.drain();
     process.off('unhandledRejection', this.onUnhandledRejection);
   }

@@ -11,11 +11,9 @@ export interface JobPolicy {
 }
 
 /**
- * A kind of job, declared in one file: an `@Injectable() @QueueJob()` class naming its queue,
- * its policy, how many pollers each instance runs, and the handler. The queue module finds
- * every such provider, creates its queue at init and starts its pollers once the app is up.
- * Enqueue with `JobQueue.enqueue(TheJobClass, data)`; inside `Transactions.run` it joins the
- * transaction. Handlers are at-least-once: make them idempotent.
+ * A kind of job: an `@Injectable() @QueueJob()` class naming its queue, policy, pollers per
+ * instance and handler; enqueued with `JobQueue.enqueue(TheJobClass, data)`. Handlers are
+ * at-least-once: make them idempotent.
  */
 export interface QueueJobHandler<T> {
   readonly name: string;
@@ -29,5 +27,4 @@ export type QueueJobClass<T> = Type<QueueJobHandler<T>>;
 
 export const QUEUE_JOB = 'queue:job';
 
-/** Marks a provider as a job declaration (see QueueJobHandler). */
 export const QueueJob = (): ClassDecorator => SetMetadata(QUEUE_JOB, true);

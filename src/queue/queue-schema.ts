@@ -1,16 +1,13 @@
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 
-/** The search path pg-boss's functions resolve names by (theirs are schema-qualified). */
+/** pg-boss's functions' search path (their names are schema-qualified). */
 const PATH_FIJO = 'pg_catalog, pg_temp';
 
 /**
- * Creates or upgrades pg-boss's schema over `url` (the migration role's), creates every declared
- * queue (a queue is a partition table, which only the schema's owner may create) and the fetch
- * index below, and stops: the service's own pg-boss then only checks the schema's version and
- * works rows (database/runtime-grants.ts says which). Run by every migration run, before the
- * runtime role's grants; idempotent, and doing nothing when all is there (a command run by a
- * role that owns none of it then passes).
+ * Creates or upgrades pg-boss's schema as the migration role, with every declared queue (a
+ * partition table, which only the schema's owner may create) and the fetch index; idempotent.
+ * The service's own pg-boss then only checks the version and works rows.
  */
 export async function installQueueSchema(
   url: string,
@@ -29,7 +26,7 @@ export async function installQueueSchema(
   boss.on('error', (err) => (failure ??= err));
   await boss.start();
   try {
-    // The policy is the service's to set at start (JobQueue); a new queue gets pg-boss's default.
+    // The policy is set by JobQueue at start.
     for (const name of queues) if (!(await boss.getQueue(name))) await boss.createQueue(name);
   } finally {
     await boss.stop({ graceful: false, close: true, wait: true });
@@ -59,11 +56,8 @@ export async function installQueueSchema(
 }
 
 /**
- * pg-boss 10 fetches the next jobs `ORDER BY priority DESC, created_on, id` among the queued
- * ones, and its own index (name, start_after) does not serve that order: every fetch sorted the
- * whole backlog, so draining a backlog was quadratic (BENCHMARKS.md). This index lets a fetch
- * walk the queued jobs in its order and stop at the batch size. Created on the partitioned
- * parent, so every queue's partition gets it. The migrations' advisory lock serialises it.
+ * pg-boss 10 fetches `ORDER BY priority DESC, created_on, id`, which its own index does not
+ * serve: every fetch sorted the whole backlog (BENCHMARKS.md). On the parent: every queue gets it.
  */
 const fetchIndexSql = (schema: string) =>
   `CREATE INDEX IF NOT EXISTS job_fetch_order ON ${schema}.job (name, priority DESC, created_on, id)

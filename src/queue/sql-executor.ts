@@ -1,39 +1,33 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 /** The executor shape pg-boss accepts instead of its own pool (constructor and `send` option `db`). */
-export interface SqlExecutor {
+interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-// pg-boss sends multi-statement scripts without parameters: those must use the simple
-// protocol, which `pg` picks only when no values array is given.
-const params = (values?: unknown[]) => (values && values.length > 0 ? values : undefined);
-
-/** An executor that can wait for the statements it has under way. */
+/** An executor whose `drain()` waits for the statements it has under way. */
 export interface DrainableExecutor extends SqlExecutor {
-  /**
-   * Resolves once every statement started so far has settled. pg-boss does not await the write
-   * of a worked job's outcome (complete/fail), and its graceful stop returns when the handler
-   * has returned, so a shutdown drains this before the pool closes.
-   */
   drain(): Promise<void>;
 }
 
-/** Runs pg-boss's SQL on the application's pool, so the queue needs no connections of its own. */
+async function execute(runner: QueryRunner, text: string, values?: unknown[]) {
+  // pg-boss sends multi-statement scripts without parameters: those must use the simple
+  // protocol, which `pg` picks only when no values array is given.
+  const result = await runner.query(text, values?.length ? values : undefined, true);
+  return { rows: (result.records ?? []) as unknown[] };
+}
+
+/**
+ * Runs pg-boss's SQL on the application's pool. pg-boss does not await a worked job's outcome
+ * write, and its graceful stop returns when the handler has: a shutdown drains before the pool
+ * closes.
+ */
 export function poolExecutor(db: DataSource): DrainableExecutor {
   const underWay = new Set<Promise<unknown>>();
-  const execute = async (text: string, values?: unknown[]) => {
-    const runner = db.createQueryRunner();
-    try {
-      const result = await runner.query(text, params(values), true);
-      return { rows: (result.records ?? []) as unknown[] };
-    } finally {
-      await runner.release();
-    }
-  };
   return {
     executeSql(text, values) {
-      const run = execute(text, values);
+      const runner = db.createQueryRunner();
+      const run = execute(runner, text, values).finally(() => runner.release());
       underWay.add(run);
       // The caller handles `run`'s outcome; this branch only forgets it.
       run.finally(() => underWay.delete(run)).catch(() => undefined);
@@ -50,10 +44,5 @@ export function transactionExecutor(manager: EntityManager): SqlExecutor {
   const runner = manager.queryRunner;
   if (!runner?.isTransactionActive)
     throw new Error('transactionExecutor needs an active transaction');
-  return {
-    async executeSql(text, values) {
-      const result = await runner.query(text, params(values), true);
-      return { rows: (result.records ?? []) as unknown[] };
-    },
-  };
+  return { executeSql: (text, values) => execute(runner, text, values) };
 }

@@ -1,28 +1,22 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { parentDeathWrapper, PostgresBinaries } from './postgres-binaries.js';
 import type { ServerUser } from './server-user.js';
 
-/**
- * One cluster's server process: initdb, the server spawned (with its log in a file and the
- * parent-death signal), readiness by a real connection, the `registry` database and the
- * service's role, and a fast stop. The lifecycle around it (which folder, who owns it) is embedded-postgres.ts's.
- */
+// One cluster's server process: initdb, the server (its log in a file, the parent-death signal),
+// readiness by a real connection, the `registry` database and the service's role, a fast stop.
 
-export const EMBEDDED_DATABASE = 'registry';
+const EMBEDDED_DATABASE = 'registry';
 const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
 
-/**
- * The service's own login (SPEC 11.1): the migrations run as the cluster's superuser, which
- * grants this role only what the service needs; it owns nothing. Its password is derived from
- * the cluster's, so nothing more is kept beside the cluster.
- */
-export const EMBEDDED_RUNTIME_ROLE = 'registry_app';
+/** The service's own login (SPEC 11.1), its password derived from the cluster's (nothing more kept). */
+const EMBEDDED_RUNTIME_ROLE = 'registry_app';
 
 const runtimePassword = (password: string) =>
   createHmac('sha256', password).update(EMBEDDED_RUNTIME_ROLE).digest('hex');
@@ -48,42 +42,31 @@ export async function initdb(
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   user.own(pwfile);
   try {
-    await run(bins.initdb, user, [
+    const args = [
       `--pgdata=${dataDir}`,
       '--username=postgres',
       `--pwfile=${pwfile}`,
       '--auth=scram-sha-256',
       '--encoding=UTF8',
-      // The built-in provider (PostgreSQL 17+): Unicode-aware case and character classes the
-      // same on every machine, whatever locales the operating system has.
+      // PostgreSQL 17+'s built-in provider: the same Unicode rules whatever the system's locales.
       '--locale-provider=builtin',
       '--builtin-locale=C.UTF-8',
       '--locale=C',
       ...(throwaway ? ['--no-sync'] : []),
-    ]);
+    ];
+    await promisify(execFile)(bins.initdb, args, { uid: user.uid, gid: user.gid }).catch(
+      (err: { code?: unknown; stdout?: string; stderr?: string }) => {
+        if (typeof err.code !== 'number') throw err;
+        const output = `${err.stdout}${err.stderr}`.trim();
+        throw new Error(`${bins.initdb} failed (exit ${err.code}):\n${output}`);
+      },
+    );
   } finally {
     rmSync(pwfile, { force: true });
   }
 }
 
-function run(bin: string, user: ServerUser, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, {
-      uid: user.uid,
-      gid: user.gid,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${bin} failed (exit ${code}):\n${output.trim()}`)),
-    );
-  });
-}
-
-export interface ServerSpec {
+interface ServerSpec {
   dataDir: string;
   port?: number;
   password: string;
@@ -117,6 +100,7 @@ export async function startServer(bins: PostgresBinaries, user: ServerUser, spec
 
 function spawnServer(bins: PostgresBinaries, user: ServerUser, spec: ServerSpec, port: number) {
   const settings = {
+    port: String(port),
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
     lc_messages: 'C',
@@ -126,14 +110,12 @@ function spawnServer(bins: PostgresBinaries, user: ServerUser, spec: ServerSpec,
   const args = [
     '-D',
     spec.dataDir,
-    '-p',
-    String(port),
     ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
   ];
   const [command, ...prefix] = [...parentDeathWrapper(), bins.postgres];
   const log = openSync(spec.logPath, 'a', 0o600);
   try {
-    // The server's own log goes to a file: no pipe ties its life to this process's reading.
+    // A log file, not a pipe: nothing ties the server's life to this process's reading.
     return spawn(command, [...prefix, ...args], {
       uid: user.uid,
       gid: user.gid,
@@ -176,7 +158,7 @@ const tail = (path: string) => {
   }
 };
 
-/** The `registry` database and the runtime role (a cluster of an earlier version gets it too). */
+/** The `registry` database and the runtime role (an older cluster gets them too). */
 async function ensureDatabase(adminUrl: string, password: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

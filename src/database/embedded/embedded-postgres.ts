@@ -16,22 +16,22 @@ import { claim, isAlive, stopOrphan } from './ownership.js';
 import { binariesReachableBy, postgresBinaries } from './postgres-binaries.js';
 import { serverUser } from './server-user.js';
 
-export interface EmbeddedPostgres {
+interface EmbeddedPostgres {
   /** The superuser's URL for the `registry` database: the migrations'. */
   url: string;
-  /** The service's URL for it: a role that owns nothing (cluster-server.ts). */
+  /** The service's: a role that owns nothing. */
   runtimeUrl: string;
   port: number;
   dataDir: string;
   stop(): Promise<void>;
 }
 
-export interface EmbeddedOptions {
+interface EmbeddedOptions {
   dataDir: string;
   /** 0 or unset: a free loopback port. */
   port?: number;
   maxConnections?: number;
-  /** Progress lines for a person watching the start (initialising, recovering…). */
+  /** Progress lines for a person watching the start. */
   onProgress?: (line: string) => void;
 }
 
@@ -39,14 +39,19 @@ const THROWAWAY_PREFIX = 'prs-pg-';
 
 export const passwordPath = (dataDir: string) => `${dataDir}.password`;
 
+/** The server binaries of this platform's npm package, and the user they run as. */
+async function serverFor(dataDir: string) {
+  const user = serverUser(dataDir);
+  return { user, bins: binariesReachableBy(await postgresBinaries(), user.reachable) };
+}
+
 /**
- * A real PostgreSQL server from this platform's npm package, kept in `dataDir`: initialised on
- * the first start (a password of its own, loopback only), started on later ones — after a crash
- * PostgreSQL's own recovery runs — and stopped by `stop()`. One owner per folder at a time.
+ * A PostgreSQL server from this platform's npm package, kept in `dataDir`: initialised on the
+ * first start (a password of its own, loopback only), recovered by PostgreSQL after a crash,
+ * stopped by `stop()`. One owner per folder at a time.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedPostgres> {
-  const user = serverUser(opts.dataDir);
-  const bins = binariesReachableBy(await postgresBinaries(), user.reachable);
+  const { user, bins } = await serverFor(opts.dataDir);
   mkdirSync(dirname(opts.dataDir), { recursive: true });
   const ownership = claim(opts.dataDir);
   try {
@@ -84,9 +89,8 @@ function readPassword(dataDir: string): string {
 }
 
 /**
- * A cluster for one test run or one tool run, in the system's temporary folder, without
- * durability (no fsync: a crash loses it, and nothing is kept); `stop()` removes it. Folders
- * left by runs that were killed are removed on the next call.
+ * A cluster for one test or tool run, in the temporary folder, without durability; `stop()`
+ * removes it, and the next call removes those of killed runs.
  */
 export async function startThrowawayPostgres(
   opts: { maxConnections?: number } = {},
@@ -96,8 +100,7 @@ export async function startThrowawayPostgres(
   chmodSync(root, 0o755);
   try {
     const dataDir = join(root, 'data');
-    const user = serverUser(dataDir);
-    const bins = binariesReachableBy(await postgresBinaries(), user.reachable);
+    const { user, bins } = await serverFor(dataDir);
     const password = randomBytes(16).toString('hex');
     await initdb(bins, user, dataDir, password, true);
     const server = await startServer(bins, user, {

@@ -1,12 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  listFallbackClusters,
-  NotAFallbackCluster,
-  recordCheckout,
-  removeOrphans,
-} from './fallback-clusters.js';
+import { listFallbackClusters, recordCheckout, removeOrphans } from './fallback-clusters.js';
+import { DomainError } from '../../common/errors/domain-error.js';
 import { serverInfoPath } from './ownership.js';
 
 describe('relocated clusters and their checkouts', () => {
@@ -76,7 +72,7 @@ describe('relocated clusters and their checkouts', () => {
     const b = relocated('b-0123456789', join(checkouts, 'b'));
     expect(removeOrphans(root, ['b-0123456789']).borrados).toEqual([b.folder]);
     expect(existsSync(a.folder)).toBe(true);
-    expect(() => removeOrphans(root, ['/etc'])).toThrow(NotAFallbackCluster);
+    expect(() => removeOrphans(root, ['/etc'])).toThrow(DomainError);
     expect(existsSync(a.folder)).toBe(true);
   });
 });

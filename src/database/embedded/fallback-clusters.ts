@@ -1,15 +1,11 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { DomainError } from '../../common/errors/domain-error.js';
 import { livePostmaster, readRunningServer } from './ownership.js';
 
-/**
- * Root's relocated clusters (server-user.ts, effectiveDataDir) live outside their checkout, so
- * deleting a checkout leaves its cluster behind. Each relocated folder records its checkout;
- * these list the folders and remove those whose checkout no longer exists
- * (`npm run cli -- clusters listar | borrar-huerfanos`).
- */
+// Root's relocated clusters (effectiveDataDir) outlive a deleted checkout: each records its
+// checkout, so that `clusters listar | borrar-huerfanos` can find and remove the orphans.
 
-/** Beside the cluster, in its relocated folder: which checkout it belongs to. */
 const CHECKOUT_FILE = 'checkout.json';
 
 interface CheckoutRecord {
@@ -19,16 +15,14 @@ interface CheckoutRecord {
 
 export interface FallbackCluster {
   carpeta: string;
-  /** The checkout it belongs to; null for a folder made before the record was kept. */
+  /** null for a folder made before the record was kept. */
   checkout: string | null;
-  /** Its checkout no longer exists. */
   huerfano: boolean;
   /** A live process owns its server, or the server itself runs. */
   en_uso: boolean;
   bytes: number;
 }
 
-/** Written at every relocated start, so the record follows a folder made before it existed. */
 export function recordCheckout(folder: string, checkout: string, dataDir: string): void {
   const record: CheckoutRecord = { checkout, data_dir: dataDir };
   writeFileSync(join(folder, CHECKOUT_FILE), `${JSON.stringify(record)}\n`);
@@ -57,7 +51,7 @@ function bytesOf(path: string): number {
   return readdirSync(path).reduce((n, name) => n + bytesOf(join(path, name)), st.size);
 }
 
-/** Every relocated cluster under `root`; the binaries' copy beside them is none. */
+/** Every relocated cluster under `root` (not the binaries' copy). */
 export function listFallbackClusters(root: string): FallbackCluster[] {
   if (!existsSync(root)) return [];
   const out: FallbackCluster[] = [];
@@ -80,26 +74,19 @@ export function listFallbackClusters(root: string): FallbackCluster[] {
   return out;
 }
 
-export class NotAFallbackCluster extends Error {}
-
-export interface Removal {
-  borrados: string[];
-  conservados: Array<{ carpeta: string; motivo: string }>;
-}
-
-/**
- * Removes the orphans under `root` (only those named, by path or folder name, when `only` is
- * given): never one whose server runs, never one whose checkout is unknown.
- */
-export function removeOrphans(root: string, only: string[] = []): Removal {
+/** Removes the orphans under `root` (or those of `only`, paths or names) not in use, of a known checkout. */
+export function removeOrphans(root: string, only: string[] = []) {
   const clusters = listFallbackClusters(root);
   const named = (c: FallbackCluster) =>
     only.length === 0 || only.some((n) => n === c.carpeta || n === basename(c.carpeta));
   for (const n of only) {
     if (!clusters.some((c) => n === c.carpeta || n === basename(c.carpeta)))
-      throw new NotAFallbackCluster(`${n} is no relocated cluster under ${root}`);
+      throw new DomainError('VALIDATION_FAILED', `${n} is no relocated cluster under ${root}`);
   }
-  const result: Removal = { borrados: [], conservados: [] };
+  const result = {
+    borrados: [] as string[],
+    conservados: [] as Array<{ carpeta: string; motivo: string }>,
+  };
   for (const c of clusters.filter(named)) {
     const motivo =
       c.checkout === null

@@ -2,9 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { platform } from 'node:os';
 import { join } from 'node:path';
 
-/** What a process that started the embedded server announces beside its data folder. */
-export interface EmbeddedServerInfo {
-  /** The process that owns the server (the service, or the CLI when it started it). */
+/** What the process that started the embedded server announces beside its data folder. */
+interface EmbeddedServerInfo {
   pid: number;
   port: number;
   startedAt: string;
@@ -21,7 +20,7 @@ export function isAlive(pid: number): boolean {
   }
   if (platform() !== 'linux') return true;
   try {
-    // `pid (comm) S …`: the state follows the last parenthesis (comm may hold any character).
+    // `pid (comm) S …`: the state follows the last parenthesis.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
@@ -45,17 +44,11 @@ export function readRunningServer(dataDir: string): EmbeddedServerInfo | undefin
 
 export class EmbeddedDatabaseInUse extends Error {}
 
-export interface Ownership {
-  announce(port: number): void;
-  release(): void;
-}
-
 /**
- * Claims the data folder for this process: one owner at a time, decided by an exclusive create
- * of the info file, so two processes starting together cannot both start a server on it. A
- * file left by a dead owner is taken over.
+ * Claims the data folder for this process by an exclusive create of the info file, so two
+ * processes cannot both start a server on it; a dead owner's file is taken over.
  */
-export function claim(dataDir: string): Ownership {
+export function claim(dataDir: string): { announce(port: number): void; release(): void } {
   const path = serverInfoPath(dataDir);
   const mine = (port = 0) =>
     JSON.stringify({ pid: process.pid, port, startedAt: new Date().toISOString() });
@@ -95,9 +88,8 @@ export function livePostmaster(dataDir: string): number | undefined {
 }
 
 /**
- * A server whose owner died without stopping it (where no parent-death signal exists) would
- * hold the folder's lock for ever: it is shut down immediately, and the next start runs
- * PostgreSQL's crash recovery as after a power cut.
+ * A server whose owner died without stopping it (no parent-death signal there) is shut down
+ * immediately; the next start runs PostgreSQL's crash recovery.
  */
 export async function stopOrphan(dataDir: string): Promise<boolean> {
   const pid = livePostmaster(dataDir);

