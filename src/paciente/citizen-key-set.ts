@@ -1,14 +1,8 @@
 /**
- * The identity provider's signing keys (a JWKS fetched over HTTP), cached, for jose's
- * `jwtVerify(token, keySet.resolve)`.
- *
- * Our own fetch and cache rather than jose's createRemoteJWKSet, for three things it does not
- * give: (1) a failure to obtain the keys is our own error type, so the verifier can tell "the
- * issuer is down" (500) from "the token is bad" (401) without guessing from jose's messages;
- * (2) a set past its max age keeps serving for a bounded while when the refresh fails, so a
- * short issuer outage does not lock every patient out; (3) failed fetches are rate-limited too,
- * so a down issuer is not hit by every request. Key matching (kid, alg, kty, use) stays jose's
- * (createLocalJWKSet).
+ * The identity provider's signing keys (a JWKS over HTTP), cached, for jose's `jwtVerify`.
+ * Not jose's createRemoteJWKSet: an unobtainable set is our own error (500, not 401), a set past
+ * its max age keeps serving a bounded while when the refresh fails, and failed fetches are
+ * rate-limited too. Key matching stays jose's (createLocalJWKSet).
  */
 import {
   createLocalJWKSet,
@@ -22,126 +16,90 @@ export interface CitizenKeySetOptions {
   url: string;
   /** Whole fetch, body included. */
   timeoutMs: number;
-  /** A fetched set is trusted this long before it is fetched again (default 10 min). */
-  cacheMaxAgeMs?: number;
-  /**
-   * At most one fetch per this interval, whatever asks for it: an unknown `kid` (garbage kids
-   * must not hammer the issuer) or a failed fetch (a down issuer is not retried per request).
-   * Default 30 s, as jose's own.
-   */
-  cooldownMs?: number;
-  /**
-   * A set past its max age still serves this long while it cannot be refreshed (default 1 h).
-   * Bounded because a key the issuer withdrew stays trusted for that while.
-   */
-  staleIfErrorMs?: number;
-  now?: () => number;
+  /** A fetched set is trusted this long before it is fetched again. */
+  cacheMaxAgeMs: number;
+  /** At most one fetch per interval, for an unknown `kid` or after a failed fetch. */
+  cooldownMs: number;
+  /** A set past its max age still serves this long while it cannot be refreshed. */
+  staleIfErrorMs: number;
+  now: () => number;
 }
 
 /** The key set could not be obtained: the issuer is down, slow, or answered nonsense. */
 export class KeySetUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'KeySetUnavailableError';
-  }
+  override name = 'KeySetUnavailableError';
 }
 
 type KeyResolver = ReturnType<typeof createLocalJWKSet>;
-type ResolvedKey = Awaited<ReturnType<KeyResolver>>;
 
 // A JWKS holds a handful of keys (~1.5 kB each); anything near this is not one.
 const MAX_BYTES = 256 * 1024;
 
 export class CitizenKeySet {
-  private readonly maxAgeMs: number;
-  private readonly cooldownMs: number;
-  private readonly staleIfErrorMs: number;
-  private readonly now: () => number;
   private current?: { resolve: KeyResolver; fetchedAt: number };
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
   private inflight?: Promise<void>;
-  private fetchCount = 0;
+  /** Fetches started (metrics, tests). */
+  fetches = 0;
 
-  constructor(private readonly options: CitizenKeySetOptions) {
-    this.maxAgeMs = options.cacheMaxAgeMs ?? 10 * 60_000;
-    this.cooldownMs = options.cooldownMs ?? 30_000;
-    this.staleIfErrorMs = options.staleIfErrorMs ?? 60 * 60_000;
-    this.now = options.now ?? Date.now;
-  }
-
-  /** How many fetches were started (for metrics and tests). */
-  get fetches(): number {
-    return this.fetchCount;
-  }
+  constructor(private readonly o: CitizenKeySetOptions) {}
 
   /**
-   * jose's key-lookup signature. Throws jose's JWKSNoMatchingKey for a kid the issuer does not
-   * publish (after at most one refresh), KeySetUnavailableError when the keys cannot be had.
+   * jose's key lookup: JWKSNoMatchingKey for a kid the issuer does not publish (after at most
+   * one refresh), KeySetUnavailableError when the keys cannot be had.
    */
-  readonly resolve = async (
-    header: JWSHeaderParameters,
-    token: FlattenedJWSInput,
-  ): Promise<ResolvedKey> => {
+  readonly resolve = async (header: JWSHeaderParameters, token: FlattenedJWSInput) => {
     const resolver = await this.usableSet();
     try {
       return await resolver(header, token);
     } catch (err) {
       if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
-      if (this.inflight) {
-        // Another request is refreshing already: its result is the one refresh we allow.
-        await this.inflight.catch(() => undefined);
-        return this.current!.resolve(header, token);
-      }
-      if (this.coolingDown()) throw err;
-      // Possibly a key the issuer just rotated in. If the refresh fails we cannot tell a new key
-      // from a forged kid, so that is "issuer unavailable", not "bad token".
-      await this.refresh();
+      // Another request's refresh in flight is the one refresh we allow.
+      if (this.inflight) await this.inflight.catch(() => undefined);
+      else if (this.coolingDown()) throw err;
+      // Maybe a key just rotated in; a failed refresh cannot tell it from a forged kid (500).
+      else await this.refresh();
       return this.current!.resolve(header, token);
     }
   };
 
   private async usableSet(): Promise<KeyResolver> {
     if (this.inflight) await this.inflight.catch(() => undefined);
-    const fresh = this.setYoungerThan(this.maxAgeMs);
+    const fresh = this.setYoungerThan(this.o.cacheMaxAgeMs);
     if (fresh) return fresh;
-    const stale = () => this.setYoungerThan(this.maxAgeMs + this.staleIfErrorMs);
+    const stale = this.setYoungerThan(this.o.cacheMaxAgeMs + this.o.staleIfErrorMs);
+    // Cooling down here means the last fetch failed (a successful one makes the set fresh).
     if (this.coolingDown()) {
-      // Only a failed fetch leaves us here (a successful one would have made the set fresh).
-      const usable = stale();
-      if (usable) return usable;
+      if (stale) return stale;
       throw new KeySetUnavailableError('key set unavailable: the last fetch failed moments ago');
     }
     try {
       await this.refresh();
     } catch (err) {
-      const usable = stale();
-      if (usable) return usable;
+      if (stale) return stale;
       throw err;
     }
     return this.current!.resolve;
   }
 
   private setYoungerThan(ageMs: number): KeyResolver | undefined {
-    if (this.current && this.now() - this.current.fetchedAt < ageMs) return this.current.resolve;
-    return undefined;
+    if (this.current && this.o.now() - this.current.fetchedAt < ageMs) return this.current.resolve;
   }
 
   private coolingDown(): boolean {
-    return this.now() - this.lastAttemptAt < this.cooldownMs;
+    return this.o.now() - this.lastAttemptAt < this.o.cooldownMs;
   }
 
   /** One fetch at a time: concurrent callers share it. */
   private refresh(): Promise<void> {
-    this.inflight ??= this.fetchSet().finally(() => {
-      this.inflight = undefined;
-    });
+    this.inflight ??= this.fetchSet().finally(() => (this.inflight = undefined));
     return this.inflight;
   }
 
   private async fetchSet(): Promise<void> {
-    this.lastAttemptAt = this.now();
-    this.fetchCount++;
-    const { url, timeoutMs } = this.options;
+    this.lastAttemptAt = this.o.now();
+    this.fetches++;
+    const { url, timeoutMs } = this.o;
     let body: string;
     try {
       // No redirects: the keys come from exactly the configured URL.
@@ -154,7 +112,7 @@ export class CitizenKeySet {
         await res.body?.cancel();
         throw new KeySetUnavailableError(`key set fetch answered HTTP ${res.status}`);
       }
-      body = await readCapped(res, MAX_BYTES);
+      body = await readCapped(res);
     } catch (err) {
       if (err instanceof KeySetUnavailableError) throw err;
       const timedOut = (err as Error)?.name === 'TimeoutError';
@@ -163,35 +121,29 @@ export class CitizenKeySet {
         { cause: err },
       );
     }
-    let resolve: KeyResolver;
     try {
-      resolve = createLocalJWKSet(JSON.parse(body) as { keys: JWK[] });
+      const resolve = createLocalJWKSet(JSON.parse(body) as { keys: JWK[] });
+      this.current = { resolve, fetchedAt: this.o.now() };
     } catch (err) {
       throw new KeySetUnavailableError('key set is not a JSON Web Key Set', { cause: err });
     }
-    this.current = { resolve, fetchedAt: this.now() };
   }
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) {
+async function readCapped(res: Response): Promise<string> {
+  const tooLarge = () => new KeySetUnavailableError(`key set larger than ${MAX_BYTES} bytes`);
+  if (Number(res.headers.get('content-length') ?? '0') > MAX_BYTES) {
     await res.body?.cancel();
-    throw new KeySetUnavailableError(`key set larger than ${maxBytes} bytes`);
+    throw tooLarge();
   }
   if (!res.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new KeySetUnavailableError(`key set larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    // Leaving the loop early cancels the stream.
+    if (size > MAX_BYTES) throw tooLarge();
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

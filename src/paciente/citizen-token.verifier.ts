@@ -1,23 +1,10 @@
 /**
- * Verifies a citizen's token from the national identity provider (Mi Argentina) for the
- * patient's access (contract §8) and returns its `cuil` claim.
- *
- * Accepted only when: signed RS256 or RS512 by a key of the issuer's JWKS; `iss` and `aud` as
- * configured; `exp` in the future and `iat` present and not in the future; `exp − iat` at most
- * `maxLifetimeSeconds`; 30 s of clock leeway on every time check; a `cuil` claim that is a
- * string. Every failure is one answer, 401 UNAUTHENTICATED with one message; the precise reason
- * rides on the error's `cause` (a CitizenTokenRejected) for the logs, never in the response.
- *
- * What the verifier does NOT decide: whether the `cuil` is well formed (11 digits, check digit)
- * or matches the prescription. Contract §8 makes those a 404 with the same body as an unknown CUIR,
- * so the endpoint checks them (cuil.ts: isValidCuil, cuilMatchesDocumento) and the verifier
- * returns the claim as signed.
- *
- * The issuer's key set being unobtainable (down, timing out, answering nonsense) is 500
- * UPSTREAM_UNAVAILABLE, not 401: contract §1 answers every failed external system that way; a 401
- * would tell the patient's app that a perfectly good token is bad (sending the user round a
- * login loop that cannot help) and would hide an outage from 5xx alerting. A stale key set keeps
- * serving for a while first (citizen-key-set.ts), so only a long or cold outage shows.
+ * Verifies a citizen's Mi Argentina token (contract §8) and returns its `cuil` claim as signed:
+ * RS256/RS512 by a key of the issuer's JWKS, `iss` and `aud` as configured, `exp` ahead and `iat`
+ * not, `exp − iat` at most `maxLifetimeSeconds`, 30 s of leeway. Every refusal is one 401 whose
+ * reason rides on `cause` for the logs. Whether the CUIL is well formed or the patient's is the
+ * endpoint's 404 (cuil.ts). An unobtainable key set is 500 UPSTREAM_UNAVAILABLE (contract §1):
+ * a 401 would send the patient round a login loop and hide an outage from 5xx alerting.
  */
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { DomainError } from '../common/errors/domain-error.js';
@@ -36,15 +23,11 @@ export interface CitizenTokenVerifierOptions {
   clockToleranceSeconds?: number;
   /** Timeout of one key-set fetch. */
   timeoutMs: number;
-  /** Key-set cache: see CitizenKeySetOptions (defaults 600 s, 30 s, 3600 s). */
+  /** Key-set cache (CitizenKeySetOptions): default 600 s, and 3600 s stale while the issuer fails. */
   jwksCacheMaxAgeSeconds?: number;
-  jwksCooldownSeconds?: number;
   jwksStaleIfErrorSeconds?: number;
-  /** Clock, for tests. */
   now?: () => number;
 }
-
-export const CITIZEN_TOKEN_ALGORITHMS = ['RS256', 'RS512'];
 
 /** Why a token was refused: for logs and metrics only. */
 export type CitizenTokenRejection =
@@ -65,9 +48,8 @@ export type CitizenTokenRejection =
   | 'unverifiable';
 
 /**
- * The cause of a 401. Deliberately not chaining jose's error: jose's claim errors carry the
- * whole payload (the citizen's CUIL among it), and the log serializer copies an error's
- * enumerable fields. `detail` is jose's message, which names claims, never values.
+ * The cause of a 401. Not chaining jose's error: its claim errors carry the whole payload (the
+ * CUIL), which the log serializer would copy. `detail` names claims, never values.
  */
 export class CitizenTokenRejected extends Error {
   constructor(
@@ -79,10 +61,8 @@ export class CitizenTokenRejected extends Error {
   }
 }
 
-export const UNAUTHENTICATED_MESSAGE = 'Invalid or expired citizen token';
-
-export function citizenUnauthenticated(reason: CitizenTokenRejection, detail: string) {
-  return new DomainError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE, undefined, {
+function citizenUnauthenticated(reason: CitizenTokenRejection, detail: string) {
+  return new DomainError('UNAUTHENTICATED', 'Invalid or expired citizen token', undefined, {
     cause: new CitizenTokenRejected(reason, detail),
   });
 }
@@ -92,10 +72,7 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 // Identity-provider tokens are a kilobyte or two; a bound keeps parsing cheap under abuse.
 const MAX_TOKEN_LENGTH = 8192;
 
-/**
- * The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, as RFC 7235
- * says). Throws the same 401 as a bad token when the header is missing or of another scheme.
- */
+/** The token of `Authorization: Bearer <token>` (scheme case-insensitive, RFC 7235), else 401. */
 export function bearerToken(authorization: string | undefined): string {
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
   if (!match) throw citizenUnauthenticated('missing', 'no Bearer token in Authorization');
@@ -105,20 +82,17 @@ export function bearerToken(authorization: string | undefined): string {
 export class CitizenTokenVerifier {
   private readonly keys: CitizenKeySet;
   private readonly maxLifetime: number;
-  private readonly tolerance: number;
   private readonly now: () => number;
 
   constructor(private readonly options: CitizenTokenVerifierOptions) {
     this.maxLifetime = options.maxLifetimeSeconds ?? 300;
-    this.tolerance = options.clockToleranceSeconds ?? 30;
     this.now = options.now ?? Date.now;
-    const seconds = (s: number | undefined) => (s === undefined ? undefined : s * 1000);
     this.keys = new CitizenKeySet({
       url: options.jwksUrl,
       timeoutMs: options.timeoutMs,
-      cacheMaxAgeMs: seconds(options.jwksCacheMaxAgeSeconds),
-      cooldownMs: seconds(options.jwksCooldownSeconds),
-      staleIfErrorMs: seconds(options.jwksStaleIfErrorSeconds),
+      cacheMaxAgeMs: (options.jwksCacheMaxAgeSeconds ?? 600) * 1000,
+      cooldownMs: 30_000,
+      staleIfErrorMs: (options.jwksStaleIfErrorSeconds ?? 3600) * 1000,
       now: this.now,
     });
   }
@@ -128,10 +102,7 @@ export class CitizenTokenVerifier {
     return this.keys.fetches;
   }
 
-  /**
-   * The verified `cuil` claim, as the issuer signed it. Throws DomainError UNAUTHENTICATED
-   * (cause: CitizenTokenRejected) or UPSTREAM_UNAVAILABLE (cause: KeySetUnavailableError).
-   */
+  /** The verified `cuil` claim; else UNAUTHENTICATED or UPSTREAM_UNAVAILABLE, reason in `cause`. */
   async verify(token: string): Promise<string> {
     if (typeof token !== 'string' || token.length === 0) {
       throw citizenUnauthenticated('missing', 'empty token');
@@ -142,12 +113,11 @@ export class CitizenTokenVerifier {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.keys.resolve, {
-        algorithms: CITIZEN_TOKEN_ALGORITHMS,
+        algorithms: ['RS256', 'RS512'],
         issuer: this.options.issuer,
         audience: this.options.audience,
-        clockTolerance: this.tolerance,
-        // With maxTokenAge jose requires iat and refuses one in the future; no accepted token can
-        // be older than its own lifetime anyway.
+        clockTolerance: this.options.clockToleranceSeconds ?? 30,
+        // With maxTokenAge jose requires iat and refuses one in the future.
         maxTokenAge: this.maxLifetime,
         requiredClaims: ['exp', 'iat'],
         currentDate: new Date(this.now()),
@@ -202,7 +172,6 @@ function rejection(err: unknown): [CitizenTokenRejection, string] {
   if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) {
     return ['malformed', detail];
   }
-  // Anything else (an unusable published key, a too-short RSA modulus…) is still "we could not
-  // verify this token": one answer for every failure.
+  // Anything else (an unusable published key, a short RSA modulus…): one answer for every failure.
   return ['unverifiable', detail];
 }

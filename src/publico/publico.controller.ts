@@ -28,19 +28,11 @@ const LIMITED =
 const BAD_QUERY =
   'UNKNOWN_FIELD: a query parameter other than `f` (or VALIDATION_FAILED: text the request rules refuse); counted against the address like any view';
 
-/** A refusal: the error envelope. */
-const jsonError = { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } } };
 /** A refusal: the error envelope, or for a browser a page that says as little. */
-const errorContent = {
-  'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } },
-  'text/html': { schema: { type: 'string', maxLength: 4000 } },
-};
+const jsonError = { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } } };
+const errorContent = { ...jsonError, 'text/html': { schema: { type: 'string', maxLength: 4000 } } };
 
-/**
- * Every answer of the page, its refusals included, carries these (SPEC 11.8): cached by nobody,
- * indexed by nobody, nothing loaded or run, one answer per Accept, and the address's budget
- * (paginaPublicaMiddleware sets them before anything can answer).
- */
+/** Every answer of the page carries these (SPEC 11.8): paginaPublicaMiddleware sets them. */
 const PAGE_HEADERS = {
   'Cache-Control': {
     ...HEADERS['Cache-Control'],
@@ -65,10 +57,7 @@ const PAGE_HEADERS = {
   ...rateLimitHeaders(true),
 };
 
-/**
- * The public verification behind the printed QR (contract §9.4): no credentials, a page in
- * Spanish (JSON on request), private to nobody and cached by nobody.
- */
+/** The public verification behind the printed QR (contract §9.4): a page, or JSON on request. */
 @ApiTags('publico')
 @ApiExtraModels(VerificacionPublicaDto, ErrorEnvelopeDto)
 @Public()
@@ -121,7 +110,6 @@ export class PublicoController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    // The page's headers and the address's count: paginaPublicaMiddleware, for every answer.
     const json = wantsJson(req);
     try {
       const data = await this.publico.ver(cuir, query.f);
@@ -129,8 +117,7 @@ export class PublicoController {
       else res.status(200).type('html').send(paginaPublica(data));
     } catch (err) {
       // JSON callers get the error envelope from the filter; a browser gets a page.
-      if (json || !(err instanceof DomainError)) throw err;
-      if (err.code !== 'NOT_FOUND') throw err;
+      if (json || !(err instanceof DomainError) || err.code !== 'NOT_FOUND') throw err;
       res.status(404).type('html').send(paginaNoEncontrada(404));
     }
   }

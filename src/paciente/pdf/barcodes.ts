@@ -1,9 +1,6 @@
 /**
- * Code 128 and QR symbols for the printable prescription, encoded by bwip-js and drawn by
- * pdfkit as vector rectangles rather than embedded PNG images: bwip-js's `raw` output (bar
- * widths, module matrix) is the same encoding its PNGs are painted from, and rectangles stay
- * sharp at any print or scan resolution, where an upscaled image gets resampled (and blurred)
- * by the viewer. It is also faster: no PNG to encode, decode and re-compress.
+ * Code 128 and QR symbols, encoded by bwip-js (`raw`) and drawn by pdfkit as vector rectangles
+ * rather than PNG images: sharp at any print or scan resolution, and no PNG to encode.
  */
 import bwipjs from 'bwip-js';
 
@@ -12,17 +9,13 @@ type Doc = PDFKit.PDFDocument;
 /** Code 128's quiet zone: at least 10 modules of white on each side. */
 export const CODE128_QUIET_MODULES = 10;
 
-export interface LinearSymbol {
-  /** Total width in modules, quiet zones excluded. */
+/** `modules`: total width, quiet zones excluded; `bars`: dark [start, width], in modules. */
+interface LinearSymbol {
   modules: number;
-  /** Dark bars as [start, width] in modules. */
   bars: Array<[number, number]>;
 }
 
-/**
- * bwip-js picks code sets itself: an all-digit text goes in set C, two digits per symbol, so
- * the 41-digit CUIR takes 277 modules (start C, 20 pairs, a switch, the last digit, check, stop).
- */
+/** bwip-js puts digits in set C, two per symbol: the 41-digit CUIR takes 277 modules. */
 export function code128(text: string): LinearSymbol {
   const [symbol] = bwipjs.raw('code128', text, {}) as Array<{ sbs: number[] }>;
   const bars: Array<[number, number]> = [];
@@ -34,9 +27,9 @@ export function code128(text: string): LinearSymbol {
   return { modules: at, bars };
 }
 
-export interface MatrixSymbol {
+/** `dark`: row-major, 1 = dark. */
+interface MatrixSymbol {
   size: number;
-  /** Row-major, 1 = dark. */
   dark: number[];
 }
 
