@@ -4,7 +4,7 @@
  * view gives the same bytes (the PDF's dates come from the view, not the clock).
  */
 import PDFDocument from 'pdfkit';
-import { code128, CODE128_QUIET_MODULES, drawLinear, drawMatrix, qrCode } from './pdf/barcodes.js';
+import { drawCode128, drawQrCode, snap } from './pdf/barcodes.js';
 import { drawItemsTable } from './pdf/items-table.js';
 import { pdfFonts } from './pdf/pdf-fonts.js';
 import { fechaAr, fechaHoraAr, type RecetaPdfView } from './receta-pdf-view.js';
@@ -23,9 +23,6 @@ const RED = '#B00020';
 const CODE128_MODULE = 1.44;
 const CODE128_HEIGHT = 42;
 const QR_SIZE = 112;
-/** Barcode origins snap to 150 dpi pixels, so bar edges fall on pixel edges. */
-const PX150 = 72 / 150;
-const snap = (v: number) => Math.round(v / PX150) * PX150;
 
 const ESTADO: Record<EstadoReceta, { label: string; color: string }> = {
   VIGENTE: { label: 'VIGENTE', color: '#1B5E20' },
@@ -85,18 +82,16 @@ function header(doc: Doc, view: RecetaPdfView): number {
   put(doc, 'Estado de la receta', MARGIN + badgeWidth + 8, badgeY + 7, estadoStyle);
 
   const qrX = snap(MARGIN + CONTENT - QR_SIZE);
-  drawMatrix(doc, qrCode(view.verification_url), { x: qrX, y: snap(MARGIN), size: QR_SIZE });
+  drawQrCode(doc, view.verification_url, { x: qrX, y: snap(MARGIN), size: QR_SIZE });
   const qrStyle = { size: 7, color: GREY, width: QR_SIZE, align: 'center' as const };
   put(doc, 'Escanee para verificar', qrX, MARGIN + QR_SIZE + 4, qrStyle);
   return Math.max(badgeY + 22, MARGIN + QR_SIZE + 14);
 }
 
 function barcode(doc: Doc, cuir: string, top: number): number {
-  const symbol = code128(cuir);
-  const total = (symbol.modules + 2 * CODE128_QUIET_MODULES) * CODE128_MODULE;
-  const x = snap(MARGIN + (CONTENT - total) / 2 + CODE128_QUIET_MODULES * CODE128_MODULE);
   const y = snap(top + 14);
-  drawLinear(doc, symbol, { x, y, moduleWidth: CODE128_MODULE, height: CODE128_HEIGHT });
+  const at = { x: MARGIN, width: CONTENT, y, moduleWidth: CODE128_MODULE, height: CODE128_HEIGHT };
+  drawCode128(doc, cuir, at);
   return put(doc, cuir, MARGIN, y + CODE128_HEIGHT + 3, { size: 9, align: 'center' });
 }
 

@@ -7,12 +7,7 @@ import { fechaHoraAr, type RecetaPdfItem } from '../receta-pdf-view.js';
 
 type Doc = PDFKit.PDFDocument;
 
-interface TableBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+type TableBox = { x: number; y: number; width: number; height: number };
 
 type TableFonts = { regular: string; bold: string };
 
@@ -57,13 +52,6 @@ function dispensado(item: RecetaPdfItem): Part[] {
         ]
       : []),
   ];
-}
-
-interface Layout {
-  size: number;
-  cols: { n: number; nombre: number; codigo: number; cantidad: number; dispensado: number };
-  header: number;
-  rows: number[];
 }
 
 /**
@@ -153,6 +141,8 @@ function measure(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts,
   const header = size + 2 * pad(size) + 2;
   return { size, cols, header, rows };
 }
+
+type Layout = ReturnType<typeof measure>;
 
 /** The largest size at which the table fits, by bisection (measuring is most of a render). */
 function fit(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts): Layout {

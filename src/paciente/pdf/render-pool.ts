@@ -137,10 +137,7 @@ export class RenderPool {
           // No worker left to take what waits: refuse it rather than leave it hanging.
           if (this.slots.length === 0) this.waiting.splice(0).forEach((j) => j.reject(why));
         } else if (!this.closed) {
-          this.spawn().then(
-            () => undefined,
-            (err: Error) => this.opts.onWorkerError?.(err),
-          );
+          this.spawn().catch((err: Error) => this.opts.onWorkerError?.(err));
           this.drain();
         }
       });
