@@ -131,7 +131,8 @@ export class CitizenTokenVerifier {
           { cause: err },
         );
       }
-      throw citizenUnauthenticated(...rejection(err));
+      const detail = err instanceof Error ? `${err.name}: ${err.message}` : 'unknown failure';
+      throw citizenUnauthenticated(rejection(err), detail);
     }
     // Both are numbers here: jose checked exp and iat as NumericDates.
     if ((payload.exp as number) - (payload.iat as number) > this.maxLifetime) {
@@ -152,26 +153,17 @@ const CLAIM_REASONS: Record<string, CitizenTokenRejection> = {
   iat: 'issued_in_future',
 };
 
-/** jose's error → our reason and a value-free detail. */
-function rejection(err: unknown): [CitizenTokenRejection, string] {
-  const detail = err instanceof Error ? `${err.name}: ${err.message}` : 'unknown failure';
-  if (err instanceof errors.JWTExpired) {
-    return [err.claim === 'iat' ? 'too_old' : 'expired', detail];
-  }
-  if (err instanceof errors.JWTClaimValidationFailed) {
-    if (err.reason === 'missing') return ['claims', detail];
-    return [CLAIM_REASONS[err.claim] ?? 'claims', detail];
-  }
-  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
-    return ['algorithm', detail];
-  }
-  if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys) {
-    return ['unknown_key', detail];
-  }
-  if (err instanceof errors.JWSSignatureVerificationFailed) return ['signature', detail];
-  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) {
-    return ['malformed', detail];
-  }
+/** jose's error → our reason. */
+function rejection(err: unknown): CitizenTokenRejection {
+  if (err instanceof errors.JWTExpired) return err.claim === 'iat' ? 'too_old' : 'expired';
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return err.reason === 'missing' ? 'claims' : (CLAIM_REASONS[err.claim] ?? 'claims');
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported)
+    return 'algorithm';
+  if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys)
+    return 'unknown_key';
+  if (err instanceof errors.JWSSignatureVerificationFailed) return 'signature';
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return 'malformed';
   // Anything else (an unusable published key, a short RSA modulus…): one answer for every failure.
-  return ['unverifiable', detail];
+  return 'unverifiable';
 }
