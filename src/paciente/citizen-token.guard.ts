@@ -54,7 +54,11 @@ export class CitizenTokenGuard implements CanActivate {
     this.log = logger.child({ component: 'paciente' });
     this.claveCuil = createSecretKey(claveDerivada(auth.secretPepper, LABEL_CUIL));
     const { porIpPorMinuto, porMinuto } = settings.rateLimit;
-    this.porIp = limiters.create({ duration: 60, points: porIpPorMinuto, keyPrefix: 'paciente-ip' });
+    this.porIp = limiters.create({
+      duration: 60,
+      points: porIpPorMinuto,
+      keyPrefix: 'paciente-ip',
+    });
     this.porCuil = limiters.create({ duration: 60, points: porMinuto, keyPrefix: 'paciente-cuil' });
   }
 

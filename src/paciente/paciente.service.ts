@@ -27,7 +27,12 @@ import {
 import { cuilMatchesDocumento, isValidCuil } from './cuil.js';
 import type { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
 import { pacienteSettings, type PacienteSettings } from './paciente.settings.js';
-import { RenderPool, RenderPoolClosed, RenderPoolFull, renderWorkerFile } from './pdf/render-pool.js';
+import {
+  RenderPool,
+  RenderPoolClosed,
+  RenderPoolFull,
+  renderWorkerFile,
+} from './pdf/render-pool.js';
 import { jurisdiccionOf, type RecetaPdfDispensa, type RecetaPdfView } from './receta-pdf-view.js';
 
 /**

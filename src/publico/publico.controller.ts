@@ -57,6 +57,9 @@ const PAGE_HEADERS = {
   ...rateLimitHeaders(true),
 };
 
+const Refusal = (status: number, description: string, content: typeof jsonError = errorContent) =>
+  ApiResponse({ status, description, content, headers: PAGE_HEADERS });
+
 /** The public verification behind the printed QR (contract §9.4): a page, or JSON on request. */
 @ApiTags('publico')
 @ApiExtraModels(VerificacionPublicaDto, ErrorEnvelopeDto)
@@ -96,14 +99,9 @@ export class PublicoController {
       },
     },
   })
-  @ApiResponse({ status: 400, description: BAD_QUERY, content: jsonError, headers: PAGE_HEADERS })
-  @ApiResponse({
-    status: 404,
-    description: NOT_FOUND,
-    content: errorContent,
-    headers: PAGE_HEADERS,
-  })
-  @ApiResponse({ status: 429, description: LIMITED, content: errorContent, headers: PAGE_HEADERS })
+  @Refusal(400, BAD_QUERY, jsonError)
+  @Refusal(404, NOT_FOUND)
+  @Refusal(429, LIMITED)
   async ver(
     @Param('cuir') cuir: string,
     @Query() query: VerificacionPublicaQuery,
