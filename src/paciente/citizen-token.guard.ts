@@ -53,13 +53,10 @@ export class CitizenTokenGuard implements CanActivate {
   ) {
     this.log = logger.child({ component: 'paciente' });
     this.claveCuil = createSecretKey(claveDerivada(auth.secretPepper, LABEL_CUIL));
-    const { porIpPorMinuto, porMinuto } = settings.rateLimit;
-    this.porIp = limiters.create({
-      duration: 60,
-      points: porIpPorMinuto,
-      keyPrefix: 'paciente-ip',
-    });
-    this.porCuil = limiters.create({ duration: 60, points: porMinuto, keyPrefix: 'paciente-cuil' });
+    const perMinute = (points: number, keyPrefix: string) =>
+      limiters.create({ duration: 60, points, keyPrefix });
+    this.porIp = perMinute(settings.rateLimit.porIpPorMinuto, 'paciente-ip');
+    this.porCuil = perMinute(settings.rateLimit.porMinuto, 'paciente-cuil');
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
