@@ -6,9 +6,8 @@ import { FiscalizacionController } from './fiscalizacion.controller.js';
 import { FiscalizacionService } from './fiscalizacion.service.js';
 
 /**
- * The health authority's copy of restricted prescriptions (SPEC 9.3). It owns no table: it reads
- * prescriptions through RecetasService (whose repository walks the partial index this module's
- * migration creates) and their dispensations through their life.
+ * The health authority's copy of restricted prescriptions (SPEC 9.3). No table of its own: it
+ * reads through RecetasService, over the partial index its migration creates.
  */
 @Module({
   imports: [AuthModule, AuditoriaModule, RecetasModule],

@@ -1,15 +1,30 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  authSettings,
+  type AuthSettings,
+  consumeOrRefuse,
+  RateLimiters,
+  setRateLimitHeaders,
+} from '../auth/auth.public.js';
+import { claveDerivada } from '../common/crypto/clave-derivada.js';
 import { DomainError } from '../common/errors/domain-error.js';
+import { clientAddressKey } from '../common/http/client-address.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
+import { InjectSettings } from '../config/settings.js';
 import {
   bearerToken,
   CitizenTokenRejected,
   CitizenTokenVerifier,
 } from './citizen-token.verifier.js';
-import { PacienteRateLimit } from './paciente-rate-limit.js';
+import { pacienteSettings, type PacienteSettings } from './paciente.settings.js';
+
+/** The citizen budget key's label under the pepper (SPEC 11.2: a key of its own). */
+const LABEL_CUIL = 'prescription-registry/limite-paciente/v1';
 
 /** The request of a citizen whose token was verified: the CUIL it was issued for. */
 export interface RequestWithCitizen extends RequestWithContext {
@@ -17,32 +32,40 @@ export interface RequestWithCitizen extends RequestWithContext {
 }
 
 /**
- * The patient routes' credential (contract §8): a Mi Argentina token in `Authorization: Bearer`,
- * verified against the issuer's key set. API keys mean nothing here: without a valid token the
- * answer is 401 whatever else the request carries. Every refusal is one answer; its reason is
- * logged (the exception filter logs 5xx only). Rate limited per address before the token is
- * looked at, then per citizen (PacienteRateLimit).
+ * The patient routes' credential (contract §8): a Mi Argentina token in `Authorization: Bearer`
+ * (API keys mean nothing here), every refusal one 401 with its reason logged. Two budgets in
+ * RATE_LIMIT_STORE, each 429 past it: per address, every attempt, before the token is looked at;
+ * then per citizen (the token's CUIL). The RateLimit-* headers describe the one nearer its end.
  */
 @Injectable()
 export class CitizenTokenGuard implements CanActivate {
   private readonly log: Logger;
+  private readonly porIp: RateLimiterAbstract;
+  private readonly porCuil: RateLimiterAbstract;
+  private readonly claveCuil: KeyObject;
 
   constructor(
     private readonly verifier: CitizenTokenVerifier,
-    private readonly rateLimit: PacienteRateLimit,
+    limiters: RateLimiters,
+    @InjectSettings(pacienteSettings) private readonly settings: PacienteSettings,
+    @InjectSettings(authSettings) auth: AuthSettings,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
     this.log = logger.child({ component: 'paciente' });
+    this.claveCuil = createSecretKey(claveDerivada(auth.secretPepper, LABEL_CUIL));
+    const perMinute = (points: number, keyPrefix: string) =>
+      limiters.create({ duration: 60, points, keyPrefix });
+    this.porIp = perMinute(settings.rateLimit.porIpPorMinuto, 'paciente-ip');
+    this.porCuil = perMinute(settings.rateLimit.porMinuto, 'paciente-cuil');
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<RequestWithCitizen>();
     const res = context.switchToHttp().getResponse<Response>();
-    const byAddress = await this.rateLimit.address(req, res);
+    const { porIpPorMinuto, porMinuto } = this.settings.rateLimit;
+    const byAddress = await this.consume(this.porIp, porIpPorMinuto, clientAddressKey(req), res);
     try {
       req.citizenCuil = await this.verifier.verify(bearerToken(req.headers.authorization));
-      await this.rateLimit.citizen(req.citizenCuil, res, byAddress);
-      return true;
     } catch (err) {
       if (err instanceof DomainError && err.cause instanceof CitizenTokenRejected) {
         this.log.info(
@@ -52,5 +75,18 @@ export class CitizenTokenGuard implements CanActivate {
       }
       throw err;
     }
+    // Keyed (SPEC 11.2): the CUIL holds the DNI, and a shared store keeps its keys in a table,
+    // where a bare hash would confirm a guessed DNI.
+    const key = createHmac('sha256', this.claveCuil).update(req.citizenCuil).digest('base64url');
+    const own = await this.consume(this.porCuil, porMinuto, key, res);
+    const nearer = byAddress.state.remainingPoints < own.state.remainingPoints ? byAddress : own;
+    setRateLimitHeaders(res, nearer.limit, nearer.state);
+    return true;
+  }
+
+  private async consume(limiter: RateLimiterAbstract, limit: number, key: string, res: Response) {
+    const message = `Rate limit of ${limit} requests per minute exceeded`;
+    const state: RateLimiterRes = await consumeOrRefuse(limiter, limit, key, res, message);
+    return { limit, state };
   }
 }

@@ -1,27 +1,21 @@
 /**
- * Verifies a citizen's token from the national identity provider (Mi Argentina) for the
- * patient's access (contract §8) and returns its `cuil` claim.
- *
- * Accepted only when: signed RS256 or RS512 by a key of the issuer's JWKS; `iss` and `aud` as
- * configured; `exp` in the future and `iat` present and not in the future; `exp − iat` at most
- * `maxLifetimeSeconds`; 30 s of clock leeway on every time check; a `cuil` claim that is a
- * string. Every failure is one answer, 401 UNAUTHENTICATED with one message; the precise reason
- * rides on the error's `cause` (a CitizenTokenRejected) for the logs, never in the response.
- *
- * What the verifier does NOT decide: whether the `cuil` is well formed (11 digits, check digit)
- * or matches the prescription. Contract §8 makes those a 404 with the same body as an unknown CUIR,
- * so the endpoint checks them (cuil.ts: isValidCuil, cuilMatchesDocumento) and the verifier
- * returns the claim as signed.
- *
- * The issuer's key set being unobtainable (down, timing out, answering nonsense) is 500
- * UPSTREAM_UNAVAILABLE, not 401: contract §1 answers every failed external system that way; a 401
- * would tell the patient's app that a perfectly good token is bad (sending the user round a
- * login loop that cannot help) and would hide an outage from 5xx alerting. A stale key set keeps
- * serving for a while first (citizen-key-set.ts), so only a long or cold outage shows.
+ * Verifies a citizen's Mi Argentina token (contract §8) and returns its `cuil` claim as signed:
+ * RS256/RS512 by a key of the issuer's JWKS, `iss` and `aud` as configured, `exp` ahead and `iat`
+ * not, `exp − iat` at most `maxLifetimeSeconds`, 30 s of leeway. Every refusal is one 401 whose
+ * reason rides on `cause` for the logs. Whether the CUIL is well formed or the patient's is the
+ * endpoint's 404 (cuil.ts). An unobtainable key set is 500 UPSTREAM_UNAVAILABLE (contract §1):
+ * a 401 would send the patient round a login loop and hide an outage from 5xx alerting.
  */
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+import {
+  createLocalJWKSet,
+  errors,
+  jwtVerify,
+  type FlattenedJWSInput,
+  type JWK,
+  type JWSHeaderParameters,
+  type JWTPayload,
+} from 'jose';
 import { DomainError } from '../common/errors/domain-error.js';
-import { CitizenKeySet, KeySetUnavailableError } from './citizen-key-set.js';
 
 export interface CitizenTokenVerifierOptions {
   /** PACIENTE_JWKS_URL */
@@ -36,15 +30,11 @@ export interface CitizenTokenVerifierOptions {
   clockToleranceSeconds?: number;
   /** Timeout of one key-set fetch. */
   timeoutMs: number;
-  /** Key-set cache: see CitizenKeySetOptions (defaults 600 s, 30 s, 3600 s). */
+  /** Key-set cache (CitizenKeySetOptions): default 600 s, and 3600 s stale while the issuer fails. */
   jwksCacheMaxAgeSeconds?: number;
-  jwksCooldownSeconds?: number;
   jwksStaleIfErrorSeconds?: number;
-  /** Clock, for tests. */
   now?: () => number;
 }
-
-export const CITIZEN_TOKEN_ALGORITHMS = ['RS256', 'RS512'];
 
 /** Why a token was refused: for logs and metrics only. */
 export type CitizenTokenRejection =
@@ -65,9 +55,8 @@ export type CitizenTokenRejection =
   | 'unverifiable';
 
 /**
- * The cause of a 401. Deliberately not chaining jose's error: jose's claim errors carry the
- * whole payload (the citizen's CUIL among it), and the log serializer copies an error's
- * enumerable fields. `detail` is jose's message, which names claims, never values.
+ * The cause of a 401. Not chaining jose's error: its claim errors carry the whole payload (the
+ * CUIL), which the log serializer would copy. `detail` names claims, never values.
  */
 export class CitizenTokenRejected extends Error {
   constructor(
@@ -79,10 +68,8 @@ export class CitizenTokenRejected extends Error {
   }
 }
 
-export const UNAUTHENTICATED_MESSAGE = 'Invalid or expired citizen token';
-
-export function citizenUnauthenticated(reason: CitizenTokenRejection, detail: string) {
-  return new DomainError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE, undefined, {
+function citizenUnauthenticated(reason: CitizenTokenRejection, detail: string) {
+  return new DomainError('UNAUTHENTICATED', 'Invalid or expired citizen token', undefined, {
     cause: new CitizenTokenRejected(reason, detail),
   });
 }
@@ -92,10 +79,7 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 // Identity-provider tokens are a kilobyte or two; a bound keeps parsing cheap under abuse.
 const MAX_TOKEN_LENGTH = 8192;
 
-/**
- * The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, as RFC 7235
- * says). Throws the same 401 as a bad token when the header is missing or of another scheme.
- */
+/** The token of `Authorization: Bearer <token>` (scheme case-insensitive, RFC 7235), else 401. */
 export function bearerToken(authorization: string | undefined): string {
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
   if (!match) throw citizenUnauthenticated('missing', 'no Bearer token in Authorization');
@@ -105,20 +89,17 @@ export function bearerToken(authorization: string | undefined): string {
 export class CitizenTokenVerifier {
   private readonly keys: CitizenKeySet;
   private readonly maxLifetime: number;
-  private readonly tolerance: number;
   private readonly now: () => number;
 
   constructor(private readonly options: CitizenTokenVerifierOptions) {
     this.maxLifetime = options.maxLifetimeSeconds ?? 300;
-    this.tolerance = options.clockToleranceSeconds ?? 30;
     this.now = options.now ?? Date.now;
-    const seconds = (s: number | undefined) => (s === undefined ? undefined : s * 1000);
     this.keys = new CitizenKeySet({
       url: options.jwksUrl,
       timeoutMs: options.timeoutMs,
-      cacheMaxAgeMs: seconds(options.jwksCacheMaxAgeSeconds),
-      cooldownMs: seconds(options.jwksCooldownSeconds),
-      staleIfErrorMs: seconds(options.jwksStaleIfErrorSeconds),
+      cacheMaxAgeMs: (options.jwksCacheMaxAgeSeconds ?? 600) * 1000,
+      cooldownMs: 30_000,
+      staleIfErrorMs: (options.jwksStaleIfErrorSeconds ?? 3600) * 1000,
       now: this.now,
     });
   }
@@ -128,10 +109,7 @@ export class CitizenTokenVerifier {
     return this.keys.fetches;
   }
 
-  /**
-   * The verified `cuil` claim, as the issuer signed it. Throws DomainError UNAUTHENTICATED
-   * (cause: CitizenTokenRejected) or UPSTREAM_UNAVAILABLE (cause: KeySetUnavailableError).
-   */
+  /** The verified `cuil` claim; else UNAUTHENTICATED or UPSTREAM_UNAVAILABLE, reason in `cause`. */
   async verify(token: string): Promise<string> {
     if (typeof token !== 'string' || token.length === 0) {
       throw citizenUnauthenticated('missing', 'empty token');
@@ -142,12 +120,11 @@ export class CitizenTokenVerifier {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.keys.resolve, {
-        algorithms: CITIZEN_TOKEN_ALGORITHMS,
+        algorithms: ['RS256', 'RS512'],
         issuer: this.options.issuer,
         audience: this.options.audience,
-        clockTolerance: this.tolerance,
-        // With maxTokenAge jose requires iat and refuses one in the future; no accepted token can
-        // be older than its own lifetime anyway.
+        clockTolerance: this.options.clockToleranceSeconds ?? 30,
+        // With maxTokenAge jose requires iat and refuses one in the future.
         maxTokenAge: this.maxLifetime,
         requiredClaims: ['exp', 'iat'],
         currentDate: new Date(this.now()),
@@ -161,7 +138,8 @@ export class CitizenTokenVerifier {
           { cause: err },
         );
       }
-      throw citizenUnauthenticated(...rejection(err));
+      const detail = err instanceof Error ? `${err.name}: ${err.message}` : 'unknown failure';
+      throw citizenUnauthenticated(rejection(err), detail);
     }
     // Both are numbers here: jose checked exp and iat as NumericDates.
     if ((payload.exp as number) - (payload.iat as number) > this.maxLifetime) {
@@ -182,27 +160,159 @@ const CLAIM_REASONS: Record<string, CitizenTokenRejection> = {
   iat: 'issued_in_future',
 };
 
-/** jose's error → our reason and a value-free detail. */
-function rejection(err: unknown): [CitizenTokenRejection, string] {
-  const detail = err instanceof Error ? `${err.name}: ${err.message}` : 'unknown failure';
-  if (err instanceof errors.JWTExpired) {
-    return [err.claim === 'iat' ? 'too_old' : 'expired', detail];
+/** jose's error → our reason. */
+function rejection(err: unknown): CitizenTokenRejection {
+  if (err instanceof errors.JWTExpired) return err.claim === 'iat' ? 'too_old' : 'expired';
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return err.reason === 'missing' ? 'claims' : (CLAIM_REASONS[err.claim] ?? 'claims');
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported)
+    return 'algorithm';
+  if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys)
+    return 'unknown_key';
+  if (err instanceof errors.JWSSignatureVerificationFailed) return 'signature';
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return 'malformed';
+  // Anything else (an unusable published key, a short RSA modulus…): one answer for every failure.
+  return 'unverifiable';
+}
+
+/**
+ * The identity provider's signing keys (a JWKS over HTTP), cached, for jose's `jwtVerify`.
+ * Not jose's createRemoteJWKSet: an unobtainable set is our own error (500, not 401), a set past
+ * its max age keeps serving a bounded while when the refresh fails, and failed fetches are
+ * rate-limited too. Key matching stays jose's (createLocalJWKSet).
+ */
+interface CitizenKeySetOptions {
+  url: string;
+  /** Whole fetch, body included. */
+  timeoutMs: number;
+  /** A fetched set is trusted this long before it is fetched again. */
+  cacheMaxAgeMs: number;
+  /** At most one fetch per interval, for an unknown `kid` or after a failed fetch. */
+  cooldownMs: number;
+  /** A set past its max age still serves this long while it cannot be refreshed. */
+  staleIfErrorMs: number;
+  now: () => number;
+}
+
+/** The key set could not be obtained: the issuer is down, slow, or answered nonsense. */
+class KeySetUnavailableError extends Error {
+  override name = 'KeySetUnavailableError';
+}
+
+type KeyResolver = ReturnType<typeof createLocalJWKSet>;
+
+// A JWKS holds a handful of keys (~1.5 kB each); anything near this is not one.
+const MAX_BYTES = 256 * 1024;
+
+class CitizenKeySet {
+  private current?: { resolve: KeyResolver; fetchedAt: number };
+  private lastAttemptAt = Number.NEGATIVE_INFINITY;
+  private inflight?: Promise<void>;
+  /** Fetches started (metrics, tests). */
+  fetches = 0;
+
+  constructor(private readonly o: CitizenKeySetOptions) {}
+
+  /**
+   * jose's key lookup: JWKSNoMatchingKey for a kid the issuer does not publish (after at most
+   * one refresh), KeySetUnavailableError when the keys cannot be had.
+   */
+  readonly resolve = async (header: JWSHeaderParameters, token: FlattenedJWSInput) => {
+    const resolver = await this.usableSet();
+    try {
+      return await resolver(header, token);
+    } catch (err) {
+      if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
+      // Another request's refresh in flight is the one refresh we allow.
+      if (this.inflight) await this.inflight.catch(() => undefined);
+      else if (this.coolingDown()) throw err;
+      // Maybe a key just rotated in; a failed refresh cannot tell it from a forged kid (500).
+      else await this.refresh();
+      return this.current!.resolve(header, token);
+    }
+  };
+
+  private async usableSet(): Promise<KeyResolver> {
+    if (this.inflight) await this.inflight.catch(() => undefined);
+    const fresh = this.setYoungerThan(this.o.cacheMaxAgeMs);
+    if (fresh) return fresh;
+    const stale = this.setYoungerThan(this.o.cacheMaxAgeMs + this.o.staleIfErrorMs);
+    // Cooling down here means the last fetch failed (a successful one makes the set fresh).
+    if (this.coolingDown()) {
+      if (stale) return stale;
+      throw new KeySetUnavailableError('key set unavailable: the last fetch failed moments ago');
+    }
+    try {
+      await this.refresh();
+    } catch (err) {
+      if (stale) return stale;
+      throw err;
+    }
+    return this.current!.resolve;
   }
-  if (err instanceof errors.JWTClaimValidationFailed) {
-    if (err.reason === 'missing') return ['claims', detail];
-    return [CLAIM_REASONS[err.claim] ?? 'claims', detail];
+
+  private setYoungerThan(ageMs: number): KeyResolver | undefined {
+    if (this.current && this.o.now() - this.current.fetchedAt < ageMs) return this.current.resolve;
   }
-  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
-    return ['algorithm', detail];
+
+  private coolingDown(): boolean {
+    return this.o.now() - this.lastAttemptAt < this.o.cooldownMs;
   }
-  if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys) {
-    return ['unknown_key', detail];
+
+  /** One fetch at a time: concurrent callers share it. */
+  private refresh(): Promise<void> {
+    this.inflight ??= this.fetchSet().finally(() => (this.inflight = undefined));
+    return this.inflight;
   }
-  if (err instanceof errors.JWSSignatureVerificationFailed) return ['signature', detail];
-  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) {
-    return ['malformed', detail];
+
+  private async fetchSet(): Promise<void> {
+    this.lastAttemptAt = this.o.now();
+    this.fetches++;
+    const { url, timeoutMs } = this.o;
+    let body: string;
+    try {
+      // No redirects: the keys come from exactly the configured URL.
+      const res = await fetch(url, {
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+        headers: { accept: 'application/json' },
+      });
+      if (res.status !== 200) {
+        await res.body?.cancel();
+        throw new KeySetUnavailableError(`key set fetch answered HTTP ${res.status}`);
+      }
+      body = await readCapped(res);
+    } catch (err) {
+      if (err instanceof KeySetUnavailableError) throw err;
+      const timedOut = (err as Error)?.name === 'TimeoutError';
+      throw new KeySetUnavailableError(
+        timedOut ? `key set fetch timed out after ${timeoutMs} ms` : 'key set fetch failed',
+        { cause: err },
+      );
+    }
+    try {
+      const resolve = createLocalJWKSet(JSON.parse(body) as { keys: JWK[] });
+      this.current = { resolve, fetchedAt: this.o.now() };
+    } catch (err) {
+      throw new KeySetUnavailableError('key set is not a JSON Web Key Set', { cause: err });
+    }
   }
-  // Anything else (an unusable published key, a too-short RSA modulus…) is still "we could not
-  // verify this token": one answer for every failure.
-  return ['unverifiable', detail];
+}
+
+async function readCapped(res: Response): Promise<string> {
+  const tooLarge = () => new KeySetUnavailableError(`key set larger than ${MAX_BYTES} bytes`);
+  if (Number(res.headers.get('content-length') ?? '0') > MAX_BYTES) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    // Leaving the loop early cancels the stream.
+    if (size > MAX_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -7,15 +7,32 @@ import {
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import { CITIZEN_TOKEN_SCHEME, Public } from '../common/http/access.js';
+import type { ApiResponseOptions } from '@nestjs/swagger';
+import { CITIZEN_TOKEN_SCHEME, Public, RequireScope } from '../common/http/access.js';
+import { CurrentClient } from '../common/http/current-client.decorator.js';
 import { RawResponse } from '../common/http/raw-response.decorator.js';
+import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { CUIR_PATTERN } from '../cuir/cuir.public.js';
 import { ApiEnveloped, ApiErrors } from '../openapi/api-responses.js';
-import { CitizenTokenGuard } from './citizen-token.guard.js';
-import type { RequestWithCitizen } from './citizen-token.guard.js';
+import { CitizenTokenGuard, type RequestWithCitizen } from './citizen-token.guard.js';
 import { RecetaPacienteDto } from './dto/receta-paciente.dto.js';
-import { PDF_BUSY, pdfAnswer, PDF_RESPONSE } from './pdf-answer.js';
 import { PacienteService } from './paciente.service.js';
+
+/** A PDF answer, shown in the browser rather than downloaded, named after the CUIR. */
+const pdfAnswer = (pdf: Buffer, cuir: string): StreamableFile =>
+  new StreamableFile(pdf, {
+    type: 'application/pdf',
+    disposition: `inline; filename="receta-${cuir}.pdf"`,
+    length: pdf.length,
+  });
+
+const PDF_RESPONSE: ApiResponseOptions = {
+  description: 'The prescription as one A4 PDF page',
+  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+};
+
+const PDF_BUSY =
+  'SERVICE_UNAVAILABLE: every document renderer is busy and the short queue is full (PDF_RENDERS_MAX rendering, PDF_RENDERS_QUEUE waiting), or the instance is not ready or shutting down; retry after Retry-After seconds';
 
 const CUIR_PARAM = ApiParam({
   name: 'cuir',
@@ -31,9 +48,8 @@ const BAD_TOKEN =
   'UNAUTHENTICATED: no Bearer token, or one not signed RS256/RS512 by the issuer, expired, living over 300 s, or for another issuer or audience (API keys are not accepted here)';
 
 /**
- * The citizen's own access (contract §8, Disp. DNSISA 1/2025 Annex IV): Mi Argentina calls these
- * with the citizen's token instead of API keys; mutual TLS with the ministry ends at the
- * ingress in front of the service (docs/health-authority.md, "Compliance").
+ * The citizen's own access (contract §8, Disp. DNSISA 1/2025 Annex IV), with the citizen's token
+ * instead of API keys; mutual TLS with the ministry ends at the ingress (docs/health-authority.md).
  */
 @ApiTags('paciente')
 @ApiBearerAuth(CITIZEN_TOKEN_SCHEME)
@@ -73,5 +89,32 @@ export class PacienteController {
   ): Promise<StreamableFile> {
     const pdf = await this.paciente.documentoPorCiudadano(req.citizenCuil as string, cuir);
     return pdfAnswer(pdf, cuir);
+  }
+}
+
+/** The printable prescription for the platform that registered it (contract §8). */
+@ApiTags('recetas')
+@Controller('v1/recetas')
+export class DocumentoController {
+  constructor(private readonly paciente: PacienteService) {}
+
+  @Get(':id_transaccion/documento')
+  @RequireScope('recetas:read')
+  @RawResponse()
+  @ApiParam({ name: 'id_transaccion', example: '1042' })
+  @ApiProduces('application/pdf')
+  @ApiOperation({
+    summary: 'The printable prescription, for its owner (scope recetas:read)',
+    description:
+      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its verification URL (PUBLIC_BASE_URL + /v1/recetas/verificar/{cuir}); dates and validity; prescriber licence, jurisdiction and name when the registry gave one; patient document; items; state, with a clear ANULADA mark when cancelled; the content SHA-256. Rendered off the request thread, at most PDF_RENDERS_MAX at once with PDF_RENDERS_QUEUE waiting; beyond that 503 SERVICE_UNAVAILABLE with Retry-After.',
+  })
+  @ApiOkResponse(PDF_RESPONSE)
+  @ApiErrors({ 404: "NOT_FOUND (also for another client's id)", 503: PDF_BUSY })
+  async documento(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id_transaccion') id: string,
+  ): Promise<StreamableFile> {
+    const r = await this.paciente.documentoPorCliente(client, id);
+    return pdfAnswer(r.pdf, r.cuir);
   }
 }

@@ -8,26 +8,17 @@ import { ProfesionalModule } from '../profesional/profesional.module.js';
 import { RecetasModule } from '../recetas/recetas.module.js';
 import { CitizenTokenGuard } from './citizen-token.guard.js';
 import { CitizenTokenVerifier } from './citizen-token.verifier.js';
-import { DocumentoController } from './documento.controller.js';
-import { DocumentoService } from './documento.service.js';
-import { PacienteController } from './paciente.controller.js';
-import { PacienteRateLimit } from './paciente-rate-limit.js';
+import { DocumentoController, PacienteController } from './paciente.controller.js';
 import { PacienteService } from './paciente.service.js';
-import { pacienteSettings } from './paciente.settings.js';
-import type { PacienteSettings } from './paciente.settings.js';
+import { pacienteSettings, type PacienteSettings } from './paciente.settings.js';
 
-/**
- * The citizen's access by a Mi Argentina token, and the printable prescription for the citizen
- * and for the prescription's owner (contract §8).
- */
+/** The citizen's access by a Mi Argentina token, and the printable prescription (contract §8). */
 @Module({
   imports: [AuditoriaModule, AuthModule, EnlacesPublicosModule, ProfesionalModule, RecetasModule],
   controllers: [DocumentoController, PacienteController],
   providers: [
     PacienteService,
-    DocumentoService,
     CitizenTokenGuard,
-    PacienteRateLimit,
     {
       provide: CitizenTokenVerifier,
       inject: [pacienteSettings.token, APP_CONFIG],

@@ -1,6 +1,2 @@
-/**
- * What the paciente module shares with the others besides its services (the layer rule of
- * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
- * *.service.ts and this file).
- */
+/** What the paciente module shares besides its services (.dependency-cruiser.cjs). */
 export * from './cuil.js';

@@ -4,14 +4,9 @@ import { Documented } from '../config/setting-docs.js';
 import { IntSetting, UrlSetting } from '../config/setting-decorators.js';
 import { ConfigError, defineSettings, SettingsOf } from '../config/settings.js';
 
-/** The sandbox plays Mi Argentina at these paths (sandbox/mi-argentina.ts). */
-const SANDBOX_ISSUER_PATH = '/__sandbox/mi-argentina';
-export const SANDBOX_AUDIENCE = 'prescription-registry';
-
 const ISSUER_DEFAULT = 'the sandbox (outside production)';
 
 class PacienteVariables {
-  /** Mi Argentina's key set (JWKS) the citizens' tokens are signed with. */
   @Documented("Mi Argentina's key set (JWKS); required in production", {
     defaultText: ISSUER_DEFAULT,
     env: "the citizen token's issuer: Mi Argentina's key set (JWKS). With the sandbox in use it defaults to it; production requires it",
@@ -34,21 +29,18 @@ class PacienteVariables {
   @IsString()
   @Length(1, 500)
   PACIENTE_JWT_AUDIENCE?: string;
-  /** Requests per citizen (the token's CUIL) and minute on the patient routes. */
   @Documented('patient routes: requests per citizen (token CUIL) and minute; then 429', {
     default: 30,
     env: "patient routes (/v1/paciente): requests per minute per citizen (the token's CUIL); past it, 429 RATE_LIMITED with Retry-After. Counted in RATE_LIMIT_STORE",
   })
   @IntSetting(1, 100000)
   PACIENTE_POR_MINUTO?: number;
-  /** Requests per client address and minute on the patient routes, bad tokens included. */
   @Documented('patient routes: requests per address and minute (bad tokens too); then 429', {
     default: 120,
     env: 'patient routes (/v1/paciente): requests per minute per client address (every attempt, bad tokens included); past it, 429 RATE_LIMITED with Retry-After. Counted in RATE_LIMIT_STORE',
   })
   @IntSetting(1, 1000000)
   PACIENTE_POR_IP_POR_MINUTO?: number;
-  /** Documents rendered at once (worker threads), per process. */
   @Documented(
     'printable prescriptions rendered at once (worker threads) per process; beyond: 503',
     {
@@ -58,7 +50,6 @@ class PacienteVariables {
   )
   @IntSetting(1, 64)
   PDF_RENDERS_MAX?: number;
-  /** Documents that may wait for a worker; beyond them 503. */
   @Documented('printable prescriptions waiting for a worker thread; beyond: 503', {
     defaultText: 'twice PDF_RENDERS_MAX',
     env: 'printable prescriptions waiting for a worker (default: twice PDF_RENDERS_MAX); past them the download answers 503 SERVICE_UNAVAILABLE with Retry-After',
@@ -67,10 +58,7 @@ class PacienteVariables {
   PDF_RENDERS_QUEUE?: number;
 }
 
-/**
- * The citizen token's issuer (contract §8). With the sandbox in use the three default to it; in
- * production each must be set (the sandbox is never the issuer there).
- */
+/** With the sandbox in use the issuer's three default to it (sandbox/mi-argentina.ts). */
 export const pacienteSettings = defineSettings(
   'paciente',
   PacienteVariables,
@@ -83,17 +71,16 @@ export const pacienteSettings = defineSettings(
         .map((name) => `${name}: is required when NODE_ENV=production (no default there)`);
       if (missing.length > 0) throw new ConfigError(missing);
     }
-    const sandbox = core.sandbox.url && `${core.sandbox.url}${SANDBOX_ISSUER_PATH}`;
+    const sandbox = core.sandbox.url && `${core.sandbox.url}/__sandbox/mi-argentina`;
     // One render thread per CPU, the CPUs shared among a cluster's workers.
     const renders =
       v.PDF_RENDERS_MAX ?? Math.max(1, Math.floor(availableParallelism() / core.http.workers));
     return {
       jwksUrl: v.PACIENTE_JWKS_URL ?? (sandbox ? `${sandbox}/jwks.json` : undefined),
       issuer: v.PACIENTE_JWT_ISSUER ?? sandbox ?? undefined,
-      audience: v.PACIENTE_JWT_AUDIENCE ?? SANDBOX_AUDIENCE,
+      audience: v.PACIENTE_JWT_AUDIENCE ?? 'prescription-registry',
       /** Contract §8: `exp − iat` at most this, with 30 s of clock leeway. */
       maxLifetimeSeconds: 300,
-      /** The printable prescription's worker threads (one per CPU) and its short queue. */
       pdfRenders: { max: renders, queue: v.PDF_RENDERS_QUEUE ?? 2 * renders },
       rateLimit: {
         porMinuto: v.PACIENTE_POR_MINUTO ?? 30,

@@ -15,7 +15,7 @@ import {
   type RecetaPdfItem,
   type RecetaPdfView,
 } from './receta-pdf-view.js';
-import { enlacePublico } from '../publico/enlaces-publicos.js';
+import { enlacePublico } from '../publico/enlaces-publicos.service.js';
 
 const CUIR = '00010001020102000000000000000000001234501';
 const URL = enlacePublico('https://recetas.example.gob.ar/', Buffer.alloc(32, 7), CUIR);

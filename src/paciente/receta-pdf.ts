@@ -1,13 +1,13 @@
 /**
- * The printable prescription (contract §8): one A4 page made with pdfkit, fonts embedded, the CUIR
- * as digits, as a Code 128 barcode and as a QR code of its verification URL. Pure: the same
+ * The printable prescription (contract §8): one A4 page made with pdfkit, fonts embedded, the
+ * CUIR as digits, as a Code 128 barcode and as a QR code of its verification URL. Pure: the same
  * view gives the same bytes (the PDF's dates come from the view, not the clock).
  */
 import PDFDocument from 'pdfkit';
-import { code128, CODE128_QUIET_MODULES, drawLinear, drawMatrix, qrCode } from './pdf/barcodes.js';
+import { drawCode128, drawQrCode, snap } from './pdf/barcodes.js';
 import { drawItemsTable } from './pdf/items-table.js';
 import { pdfFonts } from './pdf/pdf-fonts.js';
-import { ESTADO_LABEL, fechaAr, fechaHoraAr, type RecetaPdfView } from './receta-pdf-view.js';
+import { fechaAr, fechaHoraAr, type RecetaPdfView } from './receta-pdf-view.js';
 import type { EstadoReceta } from '../recetas/recetas.public.js';
 
 type Doc = PDFKit.PDFDocument;
@@ -19,23 +19,17 @@ const F = { regular: 'DejaVuSans', bold: 'DejaVuSans-Bold' };
 const GREY = '#555555';
 const RED = '#B00020';
 
-/**
- * 1.44 pt = 0.508 mm = exactly 3 pixels at 150 dpi (and 6 at 300): wide enough for any
- * scanner, and the 41-digit CUIR (277 modules) still takes only 399 pt of the 515 available.
- */
+/** 1.44 pt = exactly 3 pixels at 150 dpi: the 41-digit CUIR (277 modules) takes 399 pt. */
 const CODE128_MODULE = 1.44;
 const CODE128_HEIGHT = 42;
 const QR_SIZE = 112;
-/** One pixel at 150 dpi: barcode origins are snapped to it so bar edges fall on pixel edges. */
-const PX150 = 72 / 150;
-const snap = (v: number) => Math.round(v / PX150) * PX150;
 
-const ESTADO_COLOR: Record<EstadoReceta, string> = {
-  VIGENTE: '#1B5E20',
-  DISPENSADA_PARCIAL: '#0D47A1',
-  DISPENSADA: '#37474F',
-  VENCIDA: '#6D4C41',
-  ANULADA: RED,
+const ESTADO: Record<EstadoReceta, { label: string; color: string }> = {
+  VIGENTE: { label: 'VIGENTE', color: '#1B5E20' },
+  DISPENSADA_PARCIAL: { label: 'DISPENSADA PARCIALMENTE', color: '#0D47A1' },
+  DISPENSADA: { label: 'DISPENSADA', color: '#37474F' },
+  VENCIDA: { label: 'VENCIDA', color: '#6D4C41' },
+  ANULADA: { label: 'ANULADA', color: RED },
 };
 
 interface TextStyle {
@@ -62,75 +56,42 @@ function put(doc: Doc, text: string, x: number, y: number, s: TextStyle): number
 }
 
 /** A small grey label above its value (at most `lines` lines); returns the y below the value. */
-function field(
-  doc: Doc,
-  label: string,
-  value: string,
-  x: number,
-  y: number,
-  width: number,
-  lines = 2,
-) {
-  const below = put(doc, label, x, y, { size: 7.5, color: GREY, width });
-  return put(doc, value, x, below + 1, { size: 9.5, width, lines }) + 6;
+function field(doc: Doc, label: string, value: string, x: number, y: number, w: number, lines = 2) {
+  const below = put(doc, label, x, y, { size: 7.5, color: GREY, width: w });
+  return put(doc, value, x, below + 1, { size: 9.5, width: w, lines }) + 6;
 }
 
 function header(doc: Doc, view: RecetaPdfView): number {
-  const left = CONTENT - QR_SIZE - 16;
-  let y = put(doc, 'Receta electrónica', MARGIN, MARGIN, { font: F.bold, size: 20, width: left });
+  const width = CONTENT - QR_SIZE - 16;
+  let y = put(doc, 'Receta electrónica', MARGIN, MARGIN, { font: F.bold, size: 20, width });
   if (view.restriccion)
-    y = put(doc, view.restriccion, MARGIN, y + 2, {
-      font: F.bold,
-      size: 13,
-      color: RED,
-      width: left,
-    });
-  y = put(
-    doc,
-    'Documento para imprimir de una receta registrada. Se verifica por su CUIR.',
-    MARGIN,
-    y + 4,
-    {
-      size: 8.5,
-      color: GREY,
-      width: left,
-      lines: 2,
-    },
-  );
-  y = put(doc, 'CUIR', MARGIN, y + 12, { size: 7.5, color: GREY, width: left });
-  y = put(doc, view.cuir, MARGIN, y + 1, { font: F.bold, size: 12.5, width: left });
+    y = put(doc, view.restriccion, MARGIN, y + 2, { font: F.bold, size: 13, color: RED, width });
+  const intro = 'Documento para imprimir de una receta registrada. Se verifica por su CUIR.';
+  y = put(doc, intro, MARGIN, y + 4, { size: 8.5, color: GREY, width, lines: 2 });
+  y = put(doc, 'CUIR', MARGIN, y + 12, { size: 7.5, color: GREY, width });
+  y = put(doc, view.cuir, MARGIN, y + 1, { font: F.bold, size: 12.5, width });
 
   // The state, as a coloured badge.
-  const label = ESTADO_LABEL[view.estado_receta];
-  const color = ESTADO_COLOR[view.estado_receta];
+  const { label, color } = ESTADO[view.estado_receta];
   doc.font(F.bold).fontSize(12);
   const badgeWidth = doc.widthOfString(label) + 16;
   const badgeY = y + 10;
   doc.roundedRect(MARGIN, badgeY, badgeWidth, 22, 3).lineWidth(1.5).strokeColor(color).stroke();
   put(doc, label, MARGIN + 8, badgeY + 5, { font: F.bold, size: 12, color, width: badgeWidth });
-  put(doc, 'Estado de la receta', MARGIN + badgeWidth + 8, badgeY + 7, {
-    size: 8,
-    color: GREY,
-    width: 200,
-  });
+  const estadoStyle = { size: 8, color: GREY, width: 200 };
+  put(doc, 'Estado de la receta', MARGIN + badgeWidth + 8, badgeY + 7, estadoStyle);
 
   const qrX = snap(MARGIN + CONTENT - QR_SIZE);
-  drawMatrix(doc, qrCode(view.verification_url), { x: qrX, y: snap(MARGIN), size: QR_SIZE });
-  put(doc, 'Escanee para verificar', qrX, MARGIN + QR_SIZE + 4, {
-    size: 7,
-    color: GREY,
-    width: QR_SIZE,
-    align: 'center',
-  });
+  drawQrCode(doc, view.verification_url, { x: qrX, y: snap(MARGIN), size: QR_SIZE });
+  const qrStyle = { size: 7, color: GREY, width: QR_SIZE, align: 'center' as const };
+  put(doc, 'Escanee para verificar', qrX, MARGIN + QR_SIZE + 4, qrStyle);
   return Math.max(badgeY + 22, MARGIN + QR_SIZE + 14);
 }
 
 function barcode(doc: Doc, cuir: string, top: number): number {
-  const symbol = code128(cuir);
-  const total = (symbol.modules + 2 * CODE128_QUIET_MODULES) * CODE128_MODULE;
-  const x = snap(MARGIN + (CONTENT - total) / 2 + CODE128_QUIET_MODULES * CODE128_MODULE);
   const y = snap(top + 14);
-  drawLinear(doc, symbol, { x, y, moduleWidth: CODE128_MODULE, height: CODE128_HEIGHT });
+  const at = { x: MARGIN, width: CONTENT, y, moduleWidth: CODE128_MODULE, height: CODE128_HEIGHT };
+  drawCode128(doc, cuir, at);
   return put(doc, cuir, MARGIN, y + CODE128_HEIGHT + 3, { size: 9, align: 'center' });
 }
 
@@ -143,72 +104,50 @@ function pacienteText(view: RecetaPdfView): string {
 
 /** "PAMI" and, below, "Afiliado 15-12345678-9/00 · Plan 210 · RNOS 500807" (the plan as named). */
 function coberturaText(c: NonNullable<RecetaPdfView['cobertura']>): string {
-  const rest = [
-    `Afiliado ${c.numero_afiliado}`,
-    c.plan ?? null,
-    c.codigo_rnos ? `RNOS ${c.codigo_rnos}` : null,
-  ];
+  const rest = [`Afiliado ${c.numero_afiliado}`, c.plan, c.codigo_rnos && `RNOS ${c.codigo_rnos}`];
   return `${c.financiador}\n${rest.filter(Boolean).join(' · ')}`;
 }
 
+type Field = [label: string, value: string, lines?: number] | false | '' | null | undefined;
+
 /**
- * Three columns: when and where; who it is for and who pays; who prescribed and why. Three
- * narrow columns rather than two wide ones leave the items table the height ten fully described
- * items need.
+ * Three narrow columns (when and where; who it is for and who pays; who prescribed and why)
+ * leave the items table the height ten fully described items need.
  */
 function details(doc: Doc, view: RecetaPdfView, top: number): number {
   const gap = 14;
   const w = (CONTENT - 2 * gap) / 3;
-  const [x0, x1, x2] = [MARGIN, MARGIN + w + gap, MARGIN + 2 * (w + gap)];
-  let y0 = top;
-  y0 = field(
-    doc,
-    'Fecha de emisión',
-    `${fechaHoraAr(view.fecha_creacion)} (hora de Argentina)`,
-    x0,
-    y0,
-    w,
-  );
-  y0 = field(
-    doc,
-    'Vigencia',
-    `del ${fechaAr(view.vigencia_desde)} al ${fechaAr(view.vigencia_hasta)}`,
-    x0,
-    y0,
-    w,
-  );
-  y0 = field(doc, 'Lugar de atención', view.locacion, x0, y0, w, 3);
-
-  let y1 = top;
-  y1 = field(doc, 'Paciente', pacienteText(view), x1, y1, w, 4);
-  if (view.cobertura) y1 = field(doc, 'Cobertura', coberturaText(view.cobertura), x1, y1, w, 4);
-
-  let y2 = top;
-  if (view.profesional_nombre) y2 = field(doc, 'Profesional', view.profesional_nombre, x2, y2, w);
-  y2 = field(doc, 'Matrícula', view.matricula_profesional, x2, y2, w);
+  const column = (i: number, fields: Field[]) =>
+    fields.reduce(
+      (y, f) => (f ? field(doc, f[0], f[1], MARGIN + i * (w + gap), y, w, f[2]) : y),
+      top,
+    );
   const { code, name } = view.jurisdiccion;
-  y2 = field(doc, 'Jurisdicción de la matrícula', name ? `${code} ${name}` : code, x2, y2, w);
-  if (view.diagnostico_codigo)
-    y2 = field(doc, 'Diagnóstico (CIE-10)', view.diagnostico_codigo, x2, y2, w, 1);
-
-  const y = Math.max(y0, y1, y2);
+  const y = Math.max(
+    column(0, [
+      ['Fecha de emisión', `${fechaHoraAr(view.fecha_creacion)} (hora de Argentina)`],
+      ['Vigencia', `del ${fechaAr(view.vigencia_desde)} al ${fechaAr(view.vigencia_hasta)}`],
+      ['Lugar de atención', view.locacion, 3],
+    ]),
+    column(1, [
+      ['Paciente', pacienteText(view), 4],
+      view.cobertura && ['Cobertura', coberturaText(view.cobertura), 4],
+    ]),
+    column(2, [
+      view.profesional_nombre && ['Profesional', view.profesional_nombre],
+      ['Matrícula', view.matricula_profesional],
+      ['Jurisdicción de la matrícula', name ? `${code} ${name}` : code],
+      view.diagnostico_codigo && ['Diagnóstico (CIE-10)', view.diagnostico_codigo, 1],
+    ]),
+  );
   return view.anulacion ? anulacion(doc, view.anulacion, y + 2) : y;
 }
 
 function anulacion(doc: Doc, a: { at: string; motivo: string }, top: number): number {
-  const inner = CONTENT - 16;
-  let y = put(doc, `ANULADA el ${fechaHoraAr(a.at)} (hora de Argentina)`, MARGIN + 8, top + 6, {
-    font: F.bold,
-    size: 10,
-    color: RED,
-    width: inner,
-  });
-  y = put(doc, `Motivo: ${a.motivo}`, MARGIN + 8, y + 2, {
-    size: 9,
-    color: RED,
-    width: inner,
-    lines: 3,
-  });
+  const width = CONTENT - 16;
+  const when = `ANULADA el ${fechaHoraAr(a.at)} (hora de Argentina)`;
+  let y = put(doc, when, MARGIN + 8, top + 6, { font: F.bold, size: 10, color: RED, width });
+  y = put(doc, `Motivo: ${a.motivo}`, MARGIN + 8, y + 2, { size: 9, color: RED, width, lines: 3 });
   doc
     .rect(MARGIN, top, CONTENT, y + 6 - top)
     .lineWidth(1)
@@ -225,12 +164,10 @@ function footer(doc: Doc, view: RecetaPdfView): number {
     .lineWidth(0.5)
     .strokeColor(GREY)
     .stroke();
-  let y = put(doc, 'Huella SHA-256 del contenido registrado', MARGIN, top + 6, {
-    size: 7,
-    color: GREY,
-  });
+  const label = { size: 7, color: GREY };
+  let y = put(doc, 'Huella SHA-256 del contenido registrado', MARGIN, top + 6, label);
   y = put(doc, view.content_sha256, MARGIN, y + 1, { size: 8 });
-  y = put(doc, 'Verificación en línea', MARGIN, y + 5, { size: 7, color: GREY });
+  y = put(doc, 'Verificación en línea', MARGIN, y + 5, label);
   put(doc, view.verification_url, MARGIN, y + 1, { size: 8 });
   return top;
 }
@@ -279,14 +216,9 @@ export async function renderRecetaPdf(view: RecetaPdfView): Promise<Buffer> {
   let y = header(doc, view);
   y = barcode(doc, view.cuir, y);
   y = details(doc, view, y + 14);
-  y = put(doc, 'Medicamentos prescriptos', MARGIN, y + 4, { font: F.bold, size: 11 });
+  y = put(doc, 'Medicamentos prescriptos', MARGIN, y + 4, { font: F.bold, size: 11 }) + 4;
   const bottom = footer(doc, view);
-  drawItemsTable(
-    doc,
-    view.items,
-    { x: MARGIN, y: y + 4, width: CONTENT, height: bottom - 10 - (y + 4) },
-    F,
-  );
+  drawItemsTable(doc, view.items, { x: MARGIN, y, width: CONTENT, height: bottom - 10 - y }, F);
   if (view.estado_receta === 'ANULADA') anuladaMark(doc);
 
   // The layout never adds a page; if it ever did, that is a bug to see, not a PDF to send.

@@ -8,13 +8,10 @@ export const wantsJson = (req: Request): boolean =>
   req.accepts(['text/html', 'application/json']) === 'application/json';
 
 /**
- * Every answer under /r (SPEC 11.8): the page's headers — cached by nobody, indexed by nobody,
- * nothing loaded or run, one answer per Accept — and a count against the address's budget
- * (VERIFICACION_PUBLICA_POR_MINUTO, RateLimit-* headers), before anything else can answer: a
- * path the router cannot decode, a body, a query parameter the route does not take, a wrong
- * method are answers of the page too. Past the budget, 429: the error envelope (the exception
- * filter's) to a JSON caller, a page saying as little to a browser. Mounted at /r by the app
- * (configure-app.ts), ahead of the body parser and Nest's router.
+ * Every answer under /r (SPEC 11.8), mounted ahead of the body parser and the router so that
+ * even a path, body, query or method they refuse gets them: the page's headers (cached and
+ * indexed by nobody, nothing loaded or run, one answer per Accept) and a count against the
+ * address's budget. Past it, 429: the error envelope to a JSON caller, a page to a browser.
  */
 export function paginaPublicaMiddleware(rateLimit: PublicoRateLimit) {
   return (req: Request, res: Response, next: NextFunction): void => {

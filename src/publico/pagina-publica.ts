@@ -3,9 +3,8 @@ import { fechaHoraAr } from '../common/fecha-argentina.js';
 import type { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
 
 /**
- * The public verification page (contract §9.4): a small HTML page in Spanish, readable on a
- * phone, with no script, no image and no external resource. Pure: the answer's text from the
- * verification's facts; every value escaped.
+ * The public verification page (contract §9.4): small HTML in Spanish, readable on a phone, no
+ * script, image or external resource; every value escaped.
  */
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:0;padding:1rem;max-width:40rem;color:#111;line-height:1.4}

@@ -4,13 +4,11 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { consumeOrRefuse, RateLimiters } from '../auth/auth.public.js';
 import { clientAddressKey } from '../common/http/client-address.js';
 import { InjectSettings } from '../config/settings.js';
-import { publicoSettings } from './publico.settings.js';
-import type { PublicoSettings } from './publico.settings.js';
+import { publicoSettings, type PublicoSettings } from './publico.settings.js';
 
 /**
- * Views of the public page per client address (VERIFICACION_PUBLICA_POR_MINUTO), counted in
- * RATE_LIMIT_STORE like every other limit: nobody is identified here, so the address is all
- * there is to slow a walk.
+ * Views of the public page per client address (VERIFICACION_PUBLICA_POR_MINUTO) in
+ * RATE_LIMIT_STORE: nobody is identified here, so the address is all there is to slow a walk.
  */
 @Injectable()
 export class PublicoRateLimit {
@@ -30,12 +28,7 @@ export class PublicoRateLimit {
   /** Counts a view from the request's address (its /64 for IPv6); throws 429 past the budget. */
   async view(req: Request, res: Response): Promise<void> {
     const limit = this.settings.porMinuto;
-    await consumeOrRefuse(
-      this.porIp,
-      limit,
-      clientAddressKey(req),
-      res,
-      `Rate limit of ${limit} views per minute exceeded`,
-    );
+    const message = `Rate limit of ${limit} views per minute exceeded`;
+    await consumeOrRefuse(this.porIp, limit, clientAddressKey(req), res, message);
   }
 }

@@ -28,19 +28,11 @@ const LIMITED =
 const BAD_QUERY =
   'UNKNOWN_FIELD: a query parameter other than `f` (or VALIDATION_FAILED: text the request rules refuse); counted against the address like any view';
 
-/** A refusal: the error envelope. */
-const jsonError = { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } } };
 /** A refusal: the error envelope, or for a browser a page that says as little. */
-const errorContent = {
-  'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } },
-  'text/html': { schema: { type: 'string', maxLength: 4000 } },
-};
+const jsonError = { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) } } };
+const errorContent = { ...jsonError, 'text/html': { schema: { type: 'string', maxLength: 4000 } } };
 
-/**
- * Every answer of the page, its refusals included, carries these (SPEC 11.8): cached by nobody,
- * indexed by nobody, nothing loaded or run, one answer per Accept, and the address's budget
- * (paginaPublicaMiddleware sets them before anything can answer).
- */
+/** Every answer of the page carries these (SPEC 11.8): paginaPublicaMiddleware sets them. */
 const PAGE_HEADERS = {
   'Cache-Control': {
     ...HEADERS['Cache-Control'],
@@ -65,10 +57,10 @@ const PAGE_HEADERS = {
   ...rateLimitHeaders(true),
 };
 
-/**
- * The public verification behind the printed QR (contract §9.4): no credentials, a page in
- * Spanish (JSON on request), private to nobody and cached by nobody.
- */
+const Refusal = (status: number, description: string, content: typeof jsonError = errorContent) =>
+  ApiResponse({ status, description, content, headers: PAGE_HEADERS });
+
+/** The public verification behind the printed QR (contract §9.4): a page, or JSON on request. */
 @ApiTags('publico')
 @ApiExtraModels(VerificacionPublicaDto, ErrorEnvelopeDto)
 @Public()
@@ -107,21 +99,15 @@ export class PublicoController {
       },
     },
   })
-  @ApiResponse({ status: 400, description: BAD_QUERY, content: jsonError, headers: PAGE_HEADERS })
-  @ApiResponse({
-    status: 404,
-    description: NOT_FOUND,
-    content: errorContent,
-    headers: PAGE_HEADERS,
-  })
-  @ApiResponse({ status: 429, description: LIMITED, content: errorContent, headers: PAGE_HEADERS })
+  @Refusal(400, BAD_QUERY, jsonError)
+  @Refusal(404, NOT_FOUND)
+  @Refusal(429, LIMITED)
   async ver(
     @Param('cuir') cuir: string,
     @Query() query: VerificacionPublicaQuery,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    // The page's headers and the address's count: paginaPublicaMiddleware, for every answer.
     const json = wantsJson(req);
     try {
       const data = await this.publico.ver(cuir, query.f);
@@ -129,8 +115,7 @@ export class PublicoController {
       else res.status(200).type('html').send(paginaPublica(data));
     } catch (err) {
       // JSON callers get the error envelope from the filter; a browser gets a page.
-      if (json || !(err instanceof DomainError)) throw err;
-      if (err.code !== 'NOT_FOUND') throw err;
+      if (json || !(err instanceof DomainError) || err.code !== 'NOT_FOUND') throw err;
       res.status(404).type('html').send(paginaNoEncontrada(404));
     }
   }

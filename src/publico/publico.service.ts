@@ -11,9 +11,8 @@ import type { VerificacionPublicaDto } from './dto/verificacion-publica.dto.js';
 import { EnlacesPublicos } from './enlaces-publicos.service.js';
 
 /**
- * The public verification (contract §9.4): a prescription by its CUIR and the link's signature,
- * for whoever scanned the QR. A malformed CUIR, a missing or wrong signature and an unknown
- * CUIR are one 404, so the page cannot be used to walk CUIRs; every view is an event.
+ * The public verification (contract §9.4) by CUIR and the link's signature: a malformed CUIR, a
+ * wrong signature and an unknown CUIR are one 404, so CUIRs cannot be walked; every view is an event.
  */
 @Injectable()
 export class PublicoService {

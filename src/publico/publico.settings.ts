@@ -4,17 +4,12 @@ import { IntSetting } from '../config/setting-decorators.js';
 import { defineSettings, SettingsOf } from '../config/settings.js';
 
 class PublicoVariables {
-  /** Views of the public verification page per client address and minute (then 429). */
   @Documented('public verification page: views per address and minute', {
     default: 60,
     env: 'views per client address and minute, then 429',
   })
   @IntSetting(1, 1000000)
   VERIFICACION_PUBLICA_POR_MINUTO?: number;
-  /**
-   * Key of the links' signatures: required in production (the pepper's rules); elsewhere,
-   * unset, derived from API_SECRET_PEPPER.
-   */
   @Documented(
     "public verification page: the links' signing key (production: required, 32+ chars)",
     {
@@ -36,7 +31,7 @@ export const publicoSettings = defineSettings(
   }),
   {
     title: 'The public verification behind the QR (GET /r/{cuir}?f=…)',
-    // Keyed as text (its UTF-8 bytes: enlaces-publicos.ts); required in production.
+    // Keyed as text (its UTF-8 bytes: enlaces-publicos.service.ts); required in production.
     secrets: (v) => [{ name: 'VERIFICACION_PUBLICA_CLAVE', value: v.VERIFICACION_PUBLICA_CLAVE }],
   },
 );

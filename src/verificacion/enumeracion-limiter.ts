@@ -8,20 +8,15 @@ import { currentRequestId } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { MetricsService } from '../common/metrics/metrics.service.js';
 import { InjectSettings } from '../config/settings.js';
-import { verificacionSettings } from './verificacion.settings.js';
-import type { VerificacionSettings } from './verificacion.settings.js';
-
-const WINDOW_SECONDS = 60;
+import { verificacionSettings, type VerificacionSettings } from './verificacion.settings.js';
 
 /**
  * Keeps CUIRs from being walked (contract §3, SPEC 9.1.6 and 11.5): a client's lookups that find
- * nothing — verification by CUIR, and the dispensation routes (reserve, dispense, reverse,
- * release) — are counted per minute in one budget; past VERIFICACION_FALLOS_POR_MINUTO of them,
- * every one of those routes answers that client 429 until the minute ends, found ones included
- * (else a found CUIR would still tell the walker it hit). Counted where the general rate limit
- * counts (RATE_LIMIT_STORE), so instances share it. Only the refusals add to the count past the
- * limit, and the one that takes it to limit + 1 — exactly one, the store increments atomically
- * — logs and counts the block: once per client and minute, whichever instance answers.
+ * nothing (verification, reserve, dispense, reverse, release) share one budget a minute in
+ * RATE_LIMIT_STORE; past VERIFICACION_FALLOS_POR_MINUTO every one of those routes answers that
+ * client 429 until the minute ends, found ones included (else a hit would still show). The one
+ * count that takes it to limit + 1 (the store increments atomically) logs and counts the block:
+ * once per client and minute, whichever instance answers.
  */
 @Injectable()
 export class EnumeracionLimiter {
@@ -39,7 +34,7 @@ export class EnumeracionLimiter {
     this.limit = settings.fallosPorMinuto;
     this.misses = rateLimiters.create({
       points: this.limit,
-      duration: WINDOW_SECONDS,
+      duration: 60,
       keyPrefix: 'verificacion-fallos',
     });
     // No client label: the log line names the client; labels stay a bounded set.
@@ -73,10 +68,9 @@ export class EnumeracionLimiter {
   }
 
   /**
-   * Counts a verification that found nothing; past the limit, the 429 it answers instead of
-   * the 404. Concurrent misses all pass refusal() (a read), so the count taken here, atomic in
-   * the store, decides: exactly `limit` misses a minute learn "not found", however many arrive
-   * at once, and the one taking the count past the limit reports.
+   * Counts a lookup that found nothing; past the limit, the 429 it answers instead of the 404.
+   * Concurrent misses all pass refusal() (a read): this atomic count decides, so exactly `limit`
+   * misses a minute learn "not found".
    */
   async missed(clientId: string): Promise<DomainError | null> {
     const r = await this.count(clientId);

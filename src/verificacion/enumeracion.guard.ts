@@ -17,17 +17,13 @@ const TIPO = 'enumeracion:tipo';
 
 /**
  * A route that names a CUIR (or a dispensation's or reservation's id) and spends the budget of
- * unknown ones with verification (SPEC 11.5): while the client is past it, the route answers 429
- * before anything runs, found CUIRs included, the refusal written to the event log as `tipo`.
+ * unknown ones (SPEC 11.5): past it, 429 before anything runs, the refusal logged as `tipo`.
  * The service counts the route's own misses (EnumeracionLimiter.notFound).
  */
 export const CountsCuirMisses = (tipo: AuditTipo) =>
   applyDecorators(SetMetadata(TIPO, tipo), UseGuards(EnumeracionGuard));
 
-/**
- * The refusal of CountsCuirMisses, a guard so that it comes before the Idempotency-Key's claim:
- * a 429 is "try again later", never a request's stored outcome that a retry would replay.
- */
+/** A guard, so it comes before the Idempotency-Key's claim: a 429 is never a stored outcome. */
 @Injectable()
 export class EnumeracionGuard implements CanActivate {
   constructor(

@@ -11,7 +11,7 @@ import {
   ListarVerificacionesQuery,
   VerificacionRecetaDto,
 } from './dto/verificacion.dto.js';
-import { MISSES_404, MISSES_429, MISSES_TEXT } from './enumeracion-docs.js';
+import { MISSES_404, MISSES_429, MISSES_TEXT } from './verificacion.public.js';
 import { VerificacionService } from './verificacion.service.js';
 
 @ApiTags('verificacion')

@@ -16,12 +16,10 @@ import { EnumeracionLimiter } from './enumeracion-limiter.js';
 import { VerificacionesRepository } from './verificaciones.repository.js';
 
 /**
- * Verification by CUIR (Disp. DNSISA 1/2025): a dispenser holding only the CUIR learns whether
- * the prescription exists, its state and its content — for any client's prescription, without
- * the patient's document — and what it may dispense (contract §3, §7: estado_receta, the window, per
- * item what was dispensed and whether it is dispensable, the live reservation and whether it
- * is the caller's). Every call is audited, and the owner can list who verified what. A client
- * verifying too many unknown CUIRs in a minute is refused until the minute ends (enumeration).
+ * Verification by CUIR (Disp. DNSISA 1/2025, contract §3, §7): a dispenser holding only the CUIR
+ * learns whether any client's prescription exists, its state, content and what it may dispense,
+ * never the patient's document. Every call is audited for the owner to list; too many unknown
+ * CUIRs in a minute are refused until it ends (EnumeracionLimiter).
  */
 @Injectable()
 export class VerificacionService {
@@ -35,12 +33,9 @@ export class VerificacionService {
 
   async verificar(verifier: AuthenticatedClient, cuir: string): Promise<VerificacionRecetaDto> {
     const parsed = parseCuir(cuir);
+    const event = { tipo: 'verificacion', actor: verifier.id };
     if (!parsed.ok) {
-      await this.auditoria.record({
-        tipo: 'verificacion',
-        actor: verifier.id,
-        resultado: 'VALIDATION_FAILED',
-      });
+      await this.auditoria.record({ ...event, resultado: 'VALIDATION_FAILED' });
       throw new DomainError('VALIDATION_FAILED', 'Not a valid CUIR', [
         { field: 'cuir', issue: parsed.issues.map((i) => i.issue).join('; ') },
       ]);
@@ -48,19 +43,13 @@ export class VerificacionService {
     const refusal = await this.enumeracion.refusal(verifier.id);
     if (refusal) {
       // Nothing was looked up: only the event log records the refusal.
-      await this.auditoria.record({
-        tipo: 'verificacion',
-        cuir,
-        actor: verifier.id,
-        resultado: refusal.code,
-      });
+      await this.auditoria.record({ ...event, cuir, resultado: refusal.code });
       throw refusal;
     }
     const r = await this.recetas.findByCuirFromReplica(cuir);
     // A miss counts before anything is answered or written: past the limit it is a refusal.
     const tooMany = r ? null : await this.enumeracion.missed(verifier.id);
-    // Both trails, together, in one statement: the owner's list of verifications and the
-    // sealed event log.
+    // Both trails in one statement: the owner's list of verifications and the event log.
     await this.audit.record(
       {
         verifier_client_id: verifier.id,
@@ -71,9 +60,8 @@ export class VerificacionService {
       },
       [
         this.auditoria.eventInStatement({
-          tipo: 'verificacion',
+          ...event,
           cuir,
-          actor: verifier.id,
           resultado: r ? 'ok' : (tooMany?.code ?? 'NOT_FOUND'),
         }),
       ],
@@ -109,13 +97,8 @@ export class VerificacionService {
     q: ListarVerificacionesQuery,
   ): Promise<ListadoVerificacionesDto> {
     const { desde, hasta, page, perPage, limit, offset } = dateRangePage(q);
-    const { total, items } = await this.audit.listForOwner(owner.id, {
-      desde,
-      hasta,
-      cuir: q.cuir,
-      limit,
-      offset,
-    });
+    const f = { desde, hasta, cuir: q.cuir, limit, offset };
+    const { total, items } = await this.audit.listForOwner(owner.id, f);
     const names = await this.clients.names(items.map((i) => i.verifier_client_id));
     return {
       total,

@@ -3,7 +3,6 @@ import { IntSetting } from '../config/setting-decorators.js';
 import { defineSettings, SettingsOf } from '../config/settings.js';
 
 class VerificacionVariables {
-  /** Unknown CUIRs a client may verify in a minute before its verifications by CUIR answer 429. */
   @Documented(
     'unknown CUIRs (404) per client and minute before its verifications by CUIR get 429',
     {

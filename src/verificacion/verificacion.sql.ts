@@ -10,10 +10,9 @@ export interface VerificacionRow {
 }
 
 /**
- * The verification's row and its companions (the event log's entry) in ONE statement: atomic
- * without BEGIN/COMMIT, one round trip on the path every dispenser calls. The companions read
- * the prescription's id_transaccion (null when none was found) as `v.id`. Part of the surface
- * bench/ may read.
+ * The verification's row and its companions (the event log's entry) in ONE statement: atomic,
+ * one round trip on the path every dispenser calls. The companions read the prescription's
+ * id_transaccion (null when none was found) as `v.id`.
  */
 export function recordVerificacionSql(
   v: VerificacionRow,

@@ -1,28 +1,15 @@
 /**
- * The items table of the printable prescription, fitted into the height it is given: the font
- * shrinks step by step until every row fits; at the smallest size, rows that still do not fit
- * are cut with an ellipsis. It never flows onto a second page (every text call carries a
- * height, which stops pdfkit from adding pages).
- *
- * Per item (SPEC 9.2): the name, a "NO SUSTITUIR" mark where the prescriber forbade it, the
- * generic name with strength, form and presentation, the dosage; the code and quantity; and
- * what was dispensed ("1 de 2"), by which pharmacy, and the substitute given.
+ * The items table of the printable prescription (SPEC 9.2 members, what was dispensed), fitted
+ * into the height it is given: the font shrinks until every row fits; at the smallest size,
+ * rows are cut with an ellipsis. Every text call carries a height: it never adds a page.
  */
 import { fechaHoraAr, type RecetaPdfItem } from '../receta-pdf-view.js';
 
 type Doc = PDFKit.PDFDocument;
 
-export interface TableBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+type TableBox = { x: number; y: number; width: number; height: number };
 
-export interface TableFonts {
-  regular: string;
-  bold: string;
-}
+type TableFonts = { regular: string; bold: string };
 
 const SIZES = [10, 9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6];
 const GAP = 6;
@@ -31,14 +18,8 @@ const RULE = '#BBBBBB';
 const RED = '#B00020';
 const pad = (size: number) => (size >= 8 ? 3 : 2);
 
-/** One paragraph of a cell: its text, and whether bold, grey or red. */
-interface Part {
-  text: string;
-  bold?: boolean;
-  color?: string;
-}
-
-const NO_SUSTITUIR = 'NO SUSTITUIR';
+/** One paragraph of a cell. */
+type Part = { text: string; bold?: boolean; color?: string };
 
 /** The medicine cell: name, generic line, dosage. */
 function medicamento(item: RecetaPdfItem): Part[] {
@@ -48,13 +29,7 @@ function medicamento(item: RecetaPdfItem): Part[] {
   return [
     { text: item.nombre, bold: true },
     ...(item.sustituible === false
-      ? [
-          {
-            text: `${NO_SUSTITUIR}: el profesional no autoriza sustituirlo`,
-            bold: true,
-            color: RED,
-          },
-        ]
+      ? [{ text: 'NO SUSTITUIR: el profesional no autoriza sustituirlo', bold: true, color: RED }]
       : []),
     ...(generico ? [{ text: generico }] : []),
     ...(item.posologia ? [{ text: `Posología: ${item.posologia}`, color: GREY }] : []),
@@ -77,13 +52,6 @@ function dispensado(item: RecetaPdfItem): Part[] {
         ]
       : []),
   ];
-}
-
-interface Layout {
-  size: number;
-  cols: { n: number; nombre: number; codigo: number; cantidad: number; dispensado: number };
-  header: number;
-  rows: number[];
 }
 
 /**
@@ -116,17 +84,10 @@ function partsHeight(doc: Doc, parts: Part[], width: number, size: number, f: Ta
 }
 
 /**
- * Draws the paragraphs top down within `height`. When they do not all fit (only at the smallest
- * size, with members at their longest), every paragraph first gets one line, in order, then
- * the rest go in order: a long name never pushes the NO SUSTITUIR mark or the dosage off.
+ * Draws the paragraphs top down within `height`. When they do not all fit, every paragraph first
+ * gets one line, then the rest in order: a long name never pushes NO SUSTITUIR or the dosage off.
  */
-function drawParts(
-  doc: Doc,
-  parts: Part[],
-  box: { x: number; y: number; width: number; height: number },
-  size: number,
-  f: TableFonts,
-) {
+function drawParts(doc: Doc, parts: Part[], box: TableBox, size: number, f: TableFonts) {
   const font = (p: Part) => doc.font(p.bold ? f.bold : f.regular).fontSize(size);
   const lineHeight = Math.max(
     ...parts.map((p) => font(p).currentLineHeight(true)),
@@ -181,10 +142,9 @@ function measure(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts,
   return { size, cols, header, rows };
 }
 
-/**
- * The largest size at which the table fits, found by bisection (a smaller font never makes the
- * table taller): measuring ten fully described items is most of a render's time.
- */
+type Layout = ReturnType<typeof measure>;
+
+/** The largest size at which the table fits, by bisection (measuring is most of a render). */
 function fit(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts): Layout {
   const fits = (l: Layout) => l.header + l.rows.reduce((a, b) => a + b, 0) <= box.height;
   const at = (i: number) => measure(doc, items, box, f, SIZES[i]);
@@ -207,13 +167,7 @@ function fit(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts): La
   return best;
 }
 
-/** Draws the table; returns the y just below it. */
-export function drawItemsTable(
-  doc: Doc,
-  items: RecetaPdfItem[],
-  box: TableBox,
-  f: TableFonts,
-): number {
+export function drawItemsTable(doc: Doc, items: RecetaPdfItem[], box: TableBox, f: TableFonts) {
   const { size, cols, header, rows } = fit(doc, items, box, f);
   const p = pad(size);
   const xN = box.x;
@@ -271,5 +225,4 @@ export function drawItemsTable(
       .strokeColor(RULE)
       .stroke();
   });
-  return y;
 }

@@ -1,28 +1,18 @@
 /**
- * The fonts embedded in the printable prescription: DejaVu Sans (regular and bold), from the
- * npm package `dejavu-fonts-ttf` (2.37.3). Licence: Bitstream Vera Fonts licence with the Arev
- * additions, DejaVu changes in the public domain — free to use, embed and redistribute (only
- * selling the fonts by themselves, or modifying them under the Vera name, is excluded); see
- * node_modules/dejavu-fonts-ttf/LICENSE. pdfkit embeds a subset of the glyphs used, so accents
- * (á é í ó ú ñ ü) print the same everywhere: no system font, nothing fetched at run time.
+ * DejaVu Sans (regular and bold) from `dejavu-fonts-ttf`, free to embed (its LICENSE): pdfkit
+ * embeds the glyphs used, so accents print the same everywhere, with nothing fetched at run time.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create, type Font } from 'fontkit';
 
-export interface PdfFonts {
-  regular: Font;
-  bold: Font;
-}
-
-let loaded: PdfFonts | undefined;
+let loaded: { regular: Font; bold: Font } | undefined;
 
 /**
- * Parsed once per process and shared by every document. pdfkit would otherwise re-parse the
- * TTFs (1.4 MB, large kerning tables) for each PDF, which was most of a render's time; it takes
- * a ready fontkit font as well as a file, and keeps each document's glyph subset separately.
+ * Parsed once per process and shared by every document (pdfkit would re-parse the 1.4 MB TTFs
+ * for each); pdfkit keeps each document's glyph subset separately.
  */
-export function pdfFonts(): PdfFonts {
+export function pdfFonts() {
   if (!loaded) {
     const require = createRequire(import.meta.url);
     const file = (name: string) =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { RenderPool } from './render-pool.js';
 
 /**
- * The pool over stand-in workers (plain ESM files speaking render-messages.ts): a worker whose
+ * The pool over stand-in workers (plain ESM files speaking render-pool.ts's RenderReply): a worker whose
  * render runs past its heap limit dies alone and is replaced; the next render is served.
  */
 describe('RenderPool: a worker over its heap limit', () => {

@@ -2,37 +2,32 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RenderReply } from './render-messages.js';
 
-/**
- * The worker's compiled file, from the project root. Always the built one: a worker thread
- * cannot load TypeScript, and under ts-jest the app itself runs from src/ (the test command
- * builds dist/ first).
- */
-export const RENDER_WORKER_FILE = 'dist/src/paciente/pdf/render-worker.js';
+/** What the pool and its worker threads say to each other (render-worker.ts). */
+export type RenderRequest = { id: number; view: unknown };
+export type RenderReply =
+  { ready: true } | { id: number; pdf: Uint8Array } | { id: number; error: string };
+
 /** A render takes tens of milliseconds; one this late is stuck, and its worker is replaced. */
 const RENDER_TIMEOUT_MS = 15_000;
-/**
- * A worker's heap, old generation (MB). A render needs a few MB beyond the parsed fonts; a worker
- * past this (a runaway document) dies alone with ERR_WORKER_OUT_OF_MEMORY and is replaced,
- * instead of growing the process until the host kills it.
- */
-export const RENDER_WORKER_HEAP_MB = 96;
 
 /** All workers busy and the queue full: the caller answers 503 rather than wait. */
 export class RenderPoolFull extends Error {}
 /** The pool was closed (the app is shutting down). */
 export class RenderPoolClosed extends Error {}
 
-/** The worker file beside the nearest package.json above `from`; throws naming it if missing. */
-export function renderWorkerFile(from: string = import.meta.url): string {
-  let dir = dirname(fileURLToPath(from));
+/**
+ * The built worker beside the nearest package.json: a worker thread cannot load TypeScript, and
+ * under ts-jest the app runs from src/ (the test command builds dist/ first).
+ */
+export function renderWorkerFile(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
-    if (up === dir) throw new Error(`No package.json above ${fileURLToPath(from)}`);
+    if (up === dir) throw new Error(`No package.json above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
-  const file = join(dir, RENDER_WORKER_FILE);
+  const file = join(dir, 'dist/src/paciente/pdf/render-worker.js');
   if (!existsSync(file)) {
     throw new Error(`The PDF render worker ${file} is missing: build the service (npm run build)`);
   }
@@ -47,7 +42,10 @@ export interface RenderPoolOptions {
   queue: number;
   /** A replacement worker that could not start (logged; the pool runs with one fewer). */
   onWorkerError?: (err: Error) => void;
-  /** Each worker's old-generation heap limit, MB (default RENDER_WORKER_HEAP_MB). */
+  /**
+   * Each worker's old-generation heap, MB (default 96, a few MB beyond the fonts): a runaway
+   * document's worker dies alone (ERR_WORKER_OUT_OF_MEMORY) and is replaced.
+   */
   heapMb?: number;
 }
 
@@ -64,10 +62,9 @@ interface Slot {
 }
 
 /**
- * Long-lived worker threads that render the printable prescription off the event loop (a render
- * is ~50 ms of CPU that would stall every other request). At most `size` render at once and
- * `queue` wait; the rest are refused at once. A worker that crashes or hangs is replaced; one
- * that cannot start fails start().
+ * Long-lived worker threads that render off the event loop: at most `size` at once and `queue`
+ * waiting, the rest refused at once. A worker that crashes or hangs is replaced; one that cannot
+ * start fails start().
  */
 export class RenderPool {
   private readonly slots: Slot[] = [];
@@ -111,7 +108,7 @@ export class RenderPool {
 
   private spawn(): Promise<void> {
     const worker = new Worker(this.opts.workerFile, {
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb ?? RENDER_WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb ?? 96 },
     });
     // Never what keeps a process alive: close() ends them, and a CLI or test need not.
     worker.unref();
@@ -140,10 +137,7 @@ export class RenderPool {
           // No worker left to take what waits: refuse it rather than leave it hanging.
           if (this.slots.length === 0) this.waiting.splice(0).forEach((j) => j.reject(why));
         } else if (!this.closed) {
-          this.spawn().then(
-            () => undefined,
-            (err: Error) => this.opts.onWorkerError?.(err),
-          );
+          this.spawn().catch((err: Error) => this.opts.onWorkerError?.(err));
           this.drain();
         }
       });
