@@ -16,29 +16,20 @@ export interface CoreConfig {
     host: string;
     port: number;
     requestTimeoutMs: number;
-    /** HTTP_MAX_IN_FLIGHT: requests one process works on at once (common/http/admission.ts). */
     maxInFlight: number;
-    /** WEB_CONCURRENCY: worker processes (cluster.ts); 1: a single process. */
+    /** WEB_CONCURRENCY; 1: a single process. */
     workers: number;
     keepAliveTimeoutMs: number;
     shutdownGraceMs: number;
-    /**
-     * Express's `trust proxy`: false (the peer's address is the client's), a hop count, or
-     * the proxies' addresses/CIDRs (and Express's names loopback, linklocal, uniquelocal).
-     */
+    /** Express's `trust proxy`: false, a hop count, or the proxies' addresses/CIDRs. */
     trustProxy: false | number | string[];
   };
-  /** Where the service can be reached by others (the ministry's verification URL uses it). */
   publicBaseUrl?: string;
   database: {
     /** Unset: the embedded PostgreSQL is started and this is filled in by the bootstrap. */
     url?: string;
-    /**
-     * DATABASE_MIGRATION_URL: the role that migrates and owns the tables, which then grants
-     * `url`'s role only what the service needs (database/runtime-grants.ts). Unset: `url`.
-     */
+    /** The role that migrates and owns the tables (database/runtime-grants.ts); unset: `url`. */
     migrationUrl?: string;
-    /** DATABASE_READ_URL: a streaming replica for the reads that tolerate lag; unset: none. */
     readUrl?: string;
     /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
     isEmbedded: boolean;
@@ -46,14 +37,10 @@ export interface CoreConfig {
     /** `dirIsDefault`: EMBEDDED_DB_DIR unset (root may then move it: effectiveDataDir). */
     embedded: { dir: string; dirIsDefault: boolean; port: number };
   };
-  /** pg-boss keeps its tables in `schema` (separate schemas isolate deployments sharing a database). */
   queue: { schema: string; pollIntervalSeconds: number; maintenanceIntervalSeconds: number };
-  sandbox: {
-    port: number;
-    /** Set by the bootstrap when it started the sandbox for the systems left unset. */
-    url?: string;
-  };
-  /** The external systems: a base URL each (unset: the sandbox, outside production). */
+  /** `url`: set by the bootstrap when it started the sandbox. */
+  sandbox: { port: number; url?: string };
+  /** A base URL each (unset: the sandbox, outside production). */
   upstreams: {
     refepsBaseUrl?: string;
     renaperBaseUrl?: string;
@@ -62,23 +49,27 @@ export interface CoreConfig {
     sisaUser: string;
     sisaPassword: string;
   };
-  /** The outbound-call policy shared by every external system. */
+  /** The outbound-call policy of every external system (common/resilience/resilience-policy.ts). */
   resilience: {
+    /** Per attempt. */
     timeoutMs: number;
+    /** Attempts in all (1 = no retry). Only for idempotent calls. */
     maxAttempts: number;
+    /** Consecutive failed calls that open the breaker. */
     breakerThreshold: number;
+    /** How long the breaker stays open before letting one trial call through. */
     halfOpenAfterMs: number;
+    /** Concurrent calls; more wait in a queue of `bulkheadQueue`, and beyond that fail at once. */
     bulkheadLimit: number;
     bulkheadQueue: number;
   };
 }
 
 /**
- * In production nothing falls back to an emulator or the embedded database: each of these
- * must be set, or the start is refused naming it (reporting prescriptions to the sandbox would
- * show them COMPLETED while the ministry never heard of them).
+ * In production nothing falls back to an emulator or the embedded database (reporting
+ * prescriptions to the sandbox would show them COMPLETED while the ministry never heard of them).
  */
-export const REQUIRED_IN_PRODUCTION = [
+const REQUIRED_IN_PRODUCTION = [
   'DATABASE_URL',
   'REFEPS_BASE_URL',
   'RENAPER_BASE_URL',
@@ -160,7 +151,6 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
 export const migrationUrl = (c: CoreConfig): string | undefined =>
   c.database.migrationUrl ?? c.database.url;
 
-/** What an operator should know at start about the core settings (the bootstrap logs them). */
 export function coreWarnings(c: CoreConfig): string[] {
   return c.nodeEnv === 'production' && c.database.migrationUrl === undefined
     ? [
@@ -175,10 +165,7 @@ export const publicBaseUrl = (c: CoreConfig): string =>
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/**
- * TRUST_PROXY as Express takes it. `true` (every hop) is not offered: it would let any client
- * choose the address its failed authentications are counted under.
- */
+/** TRUST_PROXY as Express takes it; never `true`, which lets any client pick its address. */
 function trustProxy(value: string | undefined): false | number | string[] {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') {
