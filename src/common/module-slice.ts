@@ -88,9 +88,9 @@ export function registerSlices(slices: readonly ModuleSlice[]): void {
   const problems = [...slices.flatMap((s) => sliceProblems(s)), ...clashes(slices)];
   if (problems.length > 0) throw new Error(`module slices: ${problems.join('; ')}`);
   for (const s of slices) {
-    if (s.scopes) registerScopes(s.scopes);
-    if (s.scopesByNameOnly) registerScopes(s.scopesByNameOnly, { byNameOnly: true });
-    if (s.errors) registerErrorCodes(s.errors);
+    registerScopes(s.scopes);
+    registerScopes(s.scopesByNameOnly, true);
+    registerErrorCodes(s.errors);
     registered.push(s);
   }
 }

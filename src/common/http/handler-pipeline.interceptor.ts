@@ -12,20 +12,12 @@ import { PreEncodedJson } from './pre-encoded-json.js';
 import { RAW_RESPONSE } from './raw-response.decorator.js';
 
 /**
- * What every handler gets around it, in ONE interceptor (each interceptor is a few rxjs
- * subscriptions per request; four of them were measurable on the registration's CPU):
- *
- * - contract §1's refusal of query parameters a handler does not declare (UndeclaredQueryCheck);
- * - REQUEST_TIMEOUT_MS (SPEC 13): when a request's time is up its signal aborts
- *   (request-scope.ts): the statement under way is cancelled, a transaction rolls back instead
- *   of committing, an upstream call stops. The answer waits for the work to end, so it tells
- *   what happened: 503 SERVICE_UNAVAILABLE with Retry-After when the work stopped (nothing was
- *   stored), the work's own answer when it had already committed. Work that does not end
- *   within ABANDON_GRACE_MS after that is answered 503 anyway, and logged;
- * - the success envelope of contract §1, `{ success: true, data }` (a PreEncodedJson answer is sent
- *   as its text: an idempotent replay, byte for byte), except for raw-answer handlers.
- *
- * The request's scope (its id for the event log) is set by requestScopeMiddleware.
+ * What every handler gets around it, in ONE interceptor (each costs rxjs subscriptions):
+ * - the refusal of query parameters it does not declare (contract §1);
+ * - REQUEST_TIMEOUT_MS (SPEC 13): the request's signal aborts, and the answer waits for the work
+ *   to end: 503 with Retry-After when it stopped, its own answer when it had committed, 503
+ *   anyway after ABANDON_GRACE_MS;
+ * - the success envelope (a PreEncodedJson is sent as its text), except for raw-answer handlers.
  */
 @Injectable()
 export class HandlerPipelineInterceptor implements NestInterceptor {
@@ -85,7 +77,7 @@ export class HandlerPipelineInterceptor implements NestInterceptor {
 }
 
 /** How long work that was told to stop may take before its request is answered anyway. */
-export const ABANDON_GRACE_MS = 5000;
+const ABANDON_GRACE_MS = 5000;
 
 /** A refusal the handler decided on its own (a 4xx), which a timeout does not replace. */
 const isClientError = (err: unknown): boolean =>

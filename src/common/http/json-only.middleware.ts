@@ -11,11 +11,8 @@ const hasBody = (req: Request) =>
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
- * Contract §1: a body-carrying request without a JSON content type is refused with 415 — but only
- * once the method is known to apply: a method the path does not take is 405 with Allow
- * whatever its body (checked first, as the method comes first), and a PUT or PATCH without
- * a body has no media type to refuse (it goes on to routing: 405 or 404). A POST always needs
- * the JSON content type, body or not.
+ * Contract §1: a body-carrying request without a JSON content type is 415, once the method is
+ * known to apply (else 405 with Allow); a PUT or PATCH without a body has no media type to refuse.
  */
 export function jsonOnlyMiddleware(routes: RouteMethodIndex) {
   return (req: Request, _res: Response, next: NextFunction): void => {
@@ -42,11 +39,7 @@ export function jsonOnlyMiddleware(routes: RouteMethodIndex) {
   };
 }
 
-/**
- * Contract §1: a DELETE takes no body. The body parser would parse one and the handler ignore it,
- * so a client sending, say, a reason for the release would believe it recorded. Only on a path
- * that takes DELETE: elsewhere the answer is the 404 or 405 it would be anyway.
- */
+/** Contract §1: a DELETE takes no body (a client would believe it recorded), on a path that takes DELETE. */
 function deleteBodyProblem(routes: RouteMethodIndex, req: Request): DomainError | undefined {
   if (!hasBody(req) || !routes.allowedMethods(req.path).includes('DELETE')) return undefined;
   return new DomainError('VALIDATION_FAILED', 'This operation takes no request body', [

@@ -8,22 +8,13 @@ interface RouteEntry {
 }
 
 /**
- * Knows which methods each registered route answers, so an unmatched request can be told
- * 405 (path exists, method does not) rather than 404. Built once after the app is initialised,
- * from the Express router, without touching the router's own matching state.
- *
- * A path is its most specific routes': a literal segment beats a parameter, left to right, so
- * `/v1/recetas/registrar` is the POST route's alone, not also `/v1/recetas/:id_transaccion`'s.
- * The service's parameters are ids (digits, UUIDs, CUIRs), never a word a sibling route spells,
- * and GET on such a path is a 404: the parameter route must not be advertised there.
+ * Which methods each route answers, so an unmatched request can be told 405 rather than 404;
+ * read once from the Express router. A path is its most specific routes' (a literal segment
+ * beats a parameter, left to right): `/v1/recetas/registrar` is not `/v1/recetas/:id`'s.
  */
 export class RouteMethodIndex {
   private entries: RouteEntry[] = [];
-  /**
-   * The answers for the paths that are routes' literal paths (`/v1/recetas/registrar`, the POSTs
-   * every request asks about: json-only.middleware), worked out once when the routes load; a
-   * path with an id is matched against the patterns.
-   */
+  /** The answers for routes' literal paths, worked out once (json-only.middleware asks each POST). */
   private literal = new Map<string, readonly string[]>();
 
   loadFrom(express: Express): void {
