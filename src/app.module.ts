@@ -19,15 +19,11 @@ import { HealthModule } from './health/health.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { MODULE_SLICES } from './slices.js';
 
-/**
- * The domain modules: each slice's (src/slices.ts), in that order. Modules that others import
- * (idempotency, ministerio, webhooks) have none in their slice and come in through them.
- */
+/** Each slice's module, in src/slices.ts's order (those only others import have none). */
 const DOMAIN_MODULES = MODULE_SLICES.flatMap((s) => (s.module ? [s.module] : []));
 
 @Module({})
 export class AppModule {
-  /** The bootstrap resolves the database URL and registry URLs before the module graph is built. */
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     if (!config.database.url) throw new Error('database URL must be resolved before AppModule');
     return {

@@ -4,12 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { Request } from 'express';
 import { unknownFields } from './unknown-fields.js';
 
-/**
- * Contract §1 rejects unknown query parameters. Handlers with a @Query() DTO get that from the
- * validation pipe; this covers handlers that declare no query at all, where any parameter is
- * unknown. Whether a handler declares one is computed once per handler. Raw-answer handlers
- * (`rawAnswer`: health, metrics, the document) are left alone.
- */
+/** Contract §1's refusal of query parameters on handlers that declare no @Query() (the pipe does the rest). */
 @Injectable()
 export class UndeclaredQueryCheck {
   private readonly declaresQuery = new WeakMap<object, boolean>();
