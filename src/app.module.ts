@@ -6,7 +6,6 @@ import { HandlerPipelineInterceptor } from './common/http/handler-pipeline.inter
 import { LoggingModule } from './common/logging/logging.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ResilienceModule } from './common/resilience/resilience.module.js';
-import { UndeclaredQueryCheck } from './common/validation/undeclared-query.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -45,7 +44,6 @@ export class AppModule {
         ...DOMAIN_MODULES,
       ],
       providers: [
-        UndeclaredQueryCheck,
         { provide: APP_INTERCEPTOR, useClass: HandlerPipelineInterceptor },
         {
           provide: PARTICIONES_OPTIONS,

@@ -8,62 +8,7 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export type NodeEnv = 'development' | 'production' | 'test';
 
 /** The typed, defaulted core settings (see core.variables.ts). */
-export interface CoreConfig {
-  nodeEnv: NodeEnv;
-  logLevel: LogLevel;
-  logFormat?: 'json' | 'pretty';
-  http: {
-    host: string;
-    port: number;
-    requestTimeoutMs: number;
-    maxInFlight: number;
-    /** WEB_CONCURRENCY; 1: a single process. */
-    workers: number;
-    keepAliveTimeoutMs: number;
-    shutdownGraceMs: number;
-    /** Express's `trust proxy`: false, a hop count, or the proxies' addresses/CIDRs. */
-    trustProxy: false | number | string[];
-  };
-  publicBaseUrl?: string;
-  database: {
-    /** Unset: the embedded PostgreSQL is started and this is filled in by the bootstrap. */
-    url?: string;
-    /** The role that migrates and owns the tables (database/runtime-grants.ts); unset: `url`. */
-    migrationUrl?: string;
-    readUrl?: string;
-    /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
-    isEmbedded: boolean;
-    poolSize: number;
-    /** `dirIsDefault`: EMBEDDED_DB_DIR unset (root may then move it: effectiveDataDir). */
-    embedded: { dir: string; dirIsDefault: boolean; port: number };
-  };
-  queue: { schema: string; pollIntervalSeconds: number; maintenanceIntervalSeconds: number };
-  /** `url`: set by the bootstrap when it started the sandbox. */
-  sandbox: { port: number; url?: string };
-  /** A base URL each (unset: the sandbox, outside production). */
-  upstreams: {
-    refepsBaseUrl?: string;
-    renaperBaseUrl?: string;
-    catalogoBaseUrl?: string;
-    ministerioBaseUrl?: string;
-    sisaUser: string;
-    sisaPassword: string;
-  };
-  /** The outbound-call policy of every external system (common/resilience/resilience-policy.ts). */
-  resilience: {
-    /** Per attempt. */
-    timeoutMs: number;
-    /** Attempts in all (1 = no retry). Only for idempotent calls. */
-    maxAttempts: number;
-    /** Consecutive failed calls that open the breaker. */
-    breakerThreshold: number;
-    /** How long the breaker stays open before letting one trial call through. */
-    halfOpenAfterMs: number;
-    /** Concurrent calls; more wait in a queue of `bulkheadQueue`, and beyond that fail at once. */
-    bulkheadLimit: number;
-    bulkheadQueue: number;
-  };
-}
+export type CoreConfig = ReturnType<typeof buildCoreConfig>;
 
 /**
  * In production nothing falls back to an emulator or the embedded database (reporting
@@ -77,7 +22,7 @@ const REQUIRED_IN_PRODUCTION = [
   'MINISTERIO_BASE_URL',
 ] as const;
 
-export function buildCoreConfig(v: CoreVariables): CoreConfig {
+export function buildCoreConfig(v: CoreVariables) {
   const nodeEnv = (v.NODE_ENV ?? 'development') as NodeEnv;
   if (nodeEnv === 'production') {
     const missing = REQUIRED_IN_PRODUCTION.filter((name) => v[name] === undefined);
@@ -98,12 +43,13 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
   return {
     nodeEnv,
     logLevel: (v.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as LogLevel,
-    logFormat: v.LOG_FORMAT as CoreConfig['logFormat'],
+    logFormat: v.LOG_FORMAT as 'json' | 'pretty' | undefined,
     http: {
       host: v.HOST ?? '0.0.0.0',
       port: v.PORT ?? 3000,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 15000,
       maxInFlight: v.HTTP_MAX_IN_FLIGHT ?? 64,
+      /** 1: a single process. */
       workers: v.WEB_CONCURRENCY ?? availableParallelism(),
       keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65000,
       shutdownGraceMs: v.SHUTDOWN_GRACE_MS ?? 10000,
@@ -111,11 +57,14 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
     },
     publicBaseUrl: v.PUBLIC_BASE_URL,
     database: {
+      /** Unset: the embedded PostgreSQL, whose URL the bootstrap fills in. */
       url: v.DATABASE_URL,
+      /** The role that migrates and owns the tables (database/runtime-grants.ts); unset: `url`. */
       migrationUrl: v.DATABASE_MIGRATION_URL,
       readUrl: v.DATABASE_READ_URL,
       isEmbedded: v.DATABASE_URL === undefined,
       poolSize: v.DATABASE_POOL_SIZE ?? 10,
+      /** `dirIsDefault`: EMBEDDED_DB_DIR unset (root may then move it: effectiveDataDir). */
       embedded: {
         dir: resolve(v.EMBEDDED_DB_DIR ?? '.data/postgres'),
         dirIsDefault: v.EMBEDDED_DB_DIR === undefined,
@@ -127,7 +76,8 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       pollIntervalSeconds: v.QUEUE_POLL_INTERVAL_SECONDS ?? 1,
       maintenanceIntervalSeconds: v.QUEUE_MAINTENANCE_INTERVAL_SECONDS ?? 30,
     },
-    sandbox: { port: v.SANDBOX_PORT ?? 4010 },
+    /** `url`: set by the bootstrap when it started the sandbox. */
+    sandbox: { port: v.SANDBOX_PORT ?? 4010, url: undefined as string | undefined },
     upstreams: {
       refepsBaseUrl: v.REFEPS_BASE_URL,
       renaperBaseUrl: v.RENAPER_BASE_URL,
@@ -136,11 +86,14 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       sisaUser: v.SISA_USUARIO ?? 'sandbox',
       sisaPassword: v.SISA_CLAVE ?? 'sandbox',
     },
+    /** The policy of every external system (common/resilience/resilience-policy.ts). */
     resilience: {
+      /** Per attempt; `maxAttempts` in all, for idempotent calls only. */
       timeoutMs: v.REGISTRY_TIMEOUT_MS ?? 3000,
       maxAttempts: v.REGISTRY_MAX_ATTEMPTS ?? 2,
       breakerThreshold: v.REGISTRY_BREAKER_THRESHOLD ?? 5,
       halfOpenAfterMs: v.REGISTRY_BREAKER_HALF_OPEN_MS ?? 10000,
+      /** Concurrent calls; more wait in a queue of `bulkheadQueue`, beyond it fail at once. */
       bulkheadLimit: concurrency,
       bulkheadQueue: concurrency * 5,
     },

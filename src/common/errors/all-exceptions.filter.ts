@@ -107,15 +107,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const status = exception.getStatus();
     if (status === 404) {
       // Nest answers unmatched routes with a 404; a path that exists under another method is a 405.
-      const allowed = this.routes.allowedMethods(req.path);
-      if (allowed.length > 0 && !allowed.includes(req.method)) {
-        return {
-          status: 405,
-          code: 'METHOD_NOT_ALLOWED',
-          message: `Method ${req.method} not allowed on this path`,
-          headers: { Allow: allowed.join(', ') },
-        };
-      }
+      const wrongMethod = this.routes.methodNotAllowed(req);
+      if (wrongMethod) return this.toProblem(wrongMethod, req);
       return { status: 404, code: 'NOT_FOUND', message: 'Resource not found' };
     }
     const code = STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');

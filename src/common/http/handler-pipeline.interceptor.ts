@@ -1,4 +1,6 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { Observable } from 'rxjs';
@@ -7,7 +9,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import { DomainError } from '../errors/domain-error.js';
 import { statusOf } from '../errors/error-codes.js';
 import type { RequestWithContext } from './request-context.js';
-import { UndeclaredQueryCheck } from '../validation/undeclared-query.js';
+import { unknownFields } from '../validation/unknown-fields.js';
 import { PreEncodedJson } from './pre-encoded-json.js';
 import { RAW_RESPONSE } from './raw-response.decorator.js';
 
@@ -21,18 +23,18 @@ import { RAW_RESPONSE } from './raw-response.decorator.js';
  */
 @Injectable()
 export class HandlerPipelineInterceptor implements NestInterceptor {
-  private readonly raw = new WeakMap<object, boolean>();
+  private readonly handlers = new WeakMap<object, { raw: boolean; takesQuery: boolean }>();
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly undeclaredQuery: UndeclaredQueryCheck,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const raw = this.isRaw(context);
-    this.undeclaredQuery.assert(context, raw);
+    const { raw, takesQuery } = this.handlerOf(context);
     const req = context.switchToHttp().getRequest<RequestWithContext>();
+    const query = takesQuery ? [] : Object.keys(req.query ?? {});
+    if (query.length > 0) throw unknownFields(query, 'query parameter');
     const elapsedMs = Number(process.hrtime.bigint() - req.startedAt) / 1e6;
     const remainingMs = Math.max(0, this.config.http.requestTimeoutMs - elapsedMs);
     return new Observable((subscriber) => {
@@ -63,16 +65,21 @@ export class HandlerPipelineInterceptor implements NestInterceptor {
     });
   }
 
-  private isRaw(context: ExecutionContext): boolean {
+  /** Worked out once per handler; a handler without a @Query() DTO (or a raw one) takes none. */
+  private handlerOf(context: ExecutionContext): { raw: boolean; takesQuery: boolean } {
     const handler = context.getHandler();
-    let raw = this.raw.get(handler);
-    if (raw === undefined) {
-      raw =
+    let known = this.handlers.get(handler);
+    if (!known) {
+      const raw =
         this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()]) ??
         false;
-      this.raw.set(handler, raw);
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
+        {}) as Record<string, unknown>;
+      const takesQuery = Object.keys(args).some((k) => k.startsWith(`${RouteParamtypes.QUERY}:`));
+      known = { raw, takesQuery: raw || takesQuery };
+      this.handlers.set(handler, known);
     }
-    return raw;
+    return known;
   }
 }
 

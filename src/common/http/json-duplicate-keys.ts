@@ -116,10 +116,3 @@ export function jsonDuplicateKeysMiddleware(
     ]),
   );
 }
-/**
- * The body's text as UTF-8 bytes, decoded as the parser decoded it (body-parser reads every
- * charset with iconv-lite; the check names it as its own dependency, the same version).
- */
-function asUtf8(bytes: Buffer, charset: string): Buffer {
-  return charset === 'utf-8' ? bytes : Buffer.from(iconv.decode(bytes, charset), 'utf8');
-}

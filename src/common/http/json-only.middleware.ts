@@ -18,17 +18,8 @@ export function jsonOnlyMiddleware(routes: RouteMethodIndex) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (req.method === 'DELETE') return next(deleteBodyProblem(routes, req));
     if (!BODY_METHODS.has(req.method)) return next();
-    const allowed = routes.allowedMethods(req.path);
-    if (allowed.length > 0 && !allowed.includes(req.method)) {
-      return next(
-        new DomainError(
-          'METHOD_NOT_ALLOWED',
-          `Method ${req.method} not allowed on this path`,
-          undefined,
-          { headers: { Allow: allowed.join(', ') } },
-        ),
-      );
-    }
+    const wrongMethod = routes.methodNotAllowed(req);
+    if (wrongMethod) return next(wrongMethod);
     if (req.method !== 'POST' && !hasBody(req)) return next();
     if (!JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) {
       return next(

@@ -1,4 +1,5 @@
-import type { Express } from 'express';
+import type { Express, Request } from 'express';
+import { DomainError } from '../errors/domain-error.js';
 
 interface RouteEntry {
   pattern: RegExp;
@@ -46,6 +47,18 @@ export class RouteMethodIndex {
   /** Methods registered for this path; empty when no route has the path at all. */
   allowedMethods(path: string): readonly string[] {
     return this.literal.get(path) ?? this.match(path);
+  }
+
+  /** 405 with Allow when the path exists under other methods only, else undefined. */
+  methodNotAllowed(req: Request): DomainError | undefined {
+    const allowed = this.allowedMethods(req.path);
+    if (allowed.length === 0 || allowed.includes(req.method)) return undefined;
+    return new DomainError(
+      'METHOD_NOT_ALLOWED',
+      `Method ${req.method} not allowed on this path`,
+      undefined,
+      { headers: { Allow: allowed.join(', ') } },
+    );
   }
 
   private match(path: string): readonly string[] {
