@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error.js';
-import { ErrorCode, ErrorDetail } from '../errors/error-codes.js';
+import { ErrorCode } from '../errors/error-codes.js';
 import { pathText, refusedText } from './request-text.js';
 import { assertFewUnknownKeys, capDetails, unknownFields } from './unknown-fields.js';
 
@@ -101,26 +101,21 @@ function flatten(errors: ValidationError[], parent = ''): Flat[] {
 
 export function toDomainError(errors: ValidationError[]): DomainError {
   const flat = flatten(errors);
-  const details = (list: Flat[]): ErrorDetail[] =>
-    list.map(({ field, issue }) => ({ field, issue }));
   const unknown = flat.filter((f) => f.unknown);
-  if (unknown.length > 0) {
+  if (unknown.length > 0)
     return unknownFields(
       unknown.map((u) => u.field),
       'field',
     );
-  }
-  const specific = flat.find((f) => f.code);
-  if (specific?.code) {
-    return new DomainError(
-      specific.code,
-      specific.issue,
-      capDetails(details(flat.filter((f) => f.code)), 'problems'),
-    );
-  }
+  // A constraint's own code (`context: { code }`) answers for the fields that carry one.
+  const specific = flat.filter((f) => f.code);
+  const [first] = specific;
   return new DomainError(
-    'VALIDATION_FAILED',
-    'Request validation failed',
-    capDetails(details(flat), 'problems'),
+    first?.code ?? 'VALIDATION_FAILED',
+    first?.issue ?? 'Request validation failed',
+    capDetails(
+      (first ? specific : flat).map(({ field, issue }) => ({ field, issue })),
+      'problems',
+    ),
   );
 }
