@@ -65,16 +65,6 @@ export function refusedText(value: unknown): ErrorDetail[] {
 
 const REFUSED_OR_LONE = new RegExp(`[${REFUSED_CHARACTERS}]|${LONE_SURROGATE.source}`, 'gu');
 
-/** Each refused character as `\uXXXX`: an answer must not carry it back. */
-function escapeRefused(text: string): string {
-  return text.replace(REFUSED_OR_LONE, (c) =>
-    Array.from(
-      { length: c.length },
-      (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`,
-    ).join(''),
-  );
-}
-
 /** A run of refused characters, with the spaces around it. */
 const REFUSED_RUN = new RegExp(
   `( *)((?:[${REFUSED_CHARACTERS}]|${LONE_SURROGATE.source})+)( *)`,
@@ -94,9 +84,14 @@ export function cleanExternalText(text: string): string {
     .trim();
 }
 
-/** A path as `details` names it (`items[0].nombre`), refused text escaped. */
+/** A path as `details` names it (`items[0].nombre`), each refused character as `\uXXXX`. */
 export function fieldText(path: ReadonlyArray<string | number>): string {
-  return escapeRefused(pathText(path));
+  return pathText(path).replace(REFUSED_OR_LONE, (c) =>
+    Array.from(
+      { length: c.length },
+      (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`,
+    ).join(''),
+  );
 }
 
 /** `items[0].nombre` from ['items', 0, 'nombre']. */
