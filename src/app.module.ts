@@ -6,7 +6,6 @@ import { HandlerPipelineInterceptor } from './common/http/handler-pipeline.inter
 import { LoggingModule } from './common/logging/logging.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ResilienceModule } from './common/resilience/resilience.module.js';
-import { UndeclaredQueryCheck } from './common/validation/undeclared-query.js';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -19,15 +18,11 @@ import { HealthModule } from './health/health.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { MODULE_SLICES } from './slices.js';
 
-/**
- * The domain modules: each slice's (src/slices.ts), in that order. Modules that others import
- * (idempotency, ministerio, webhooks) have none in their slice and come in through them.
- */
+/** Each slice's module, in src/slices.ts's order (those only others import have none). */
 const DOMAIN_MODULES = MODULE_SLICES.flatMap((s) => (s.module ? [s.module] : []));
 
 @Module({})
 export class AppModule {
-  /** The bootstrap resolves the database URL and registry URLs before the module graph is built. */
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     if (!config.database.url) throw new Error('database URL must be resolved before AppModule');
     return {
@@ -49,7 +44,6 @@ export class AppModule {
         ...DOMAIN_MODULES,
       ],
       providers: [
-        UndeclaredQueryCheck,
         { provide: APP_INTERCEPTOR, useClass: HandlerPipelineInterceptor },
         {
           provide: PARTICIONES_OPTIONS,

@@ -5,22 +5,15 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { answerClientError } from './common/http/client-error.js';
 import { NestPinoLogger } from './common/logging/logger.js';
-import {
-  AppConfig,
-  needsSandbox,
-  withEmbeddedDatabase,
-  withoutMigrationUrl,
-  withSandbox,
-} from './config/app-config.js';
+import { AppConfig, needsSandbox, withDatabase, withSandbox } from './config/app-config.js';
 import { configureApp } from './configure-app.js';
 import { startEmbeddedPostgres } from './database/embedded/embedded-postgres.js';
 import { effectiveDataDir } from './database/embedded/server-user.js';
 import { migrateDatabase } from './migrate-database.js';
 
-export interface Runtime {
-  app: NestExpressApplication;
-  /** Base URL the HTTP server listens on. */
-  url: string;
+/** What exists once per service: the database and the sandbox, resolved and migrated. */
+export interface Dependencies {
+  /** The configuration a serving process gets. */
   config: AppConfig;
   sandboxUrl?: string;
   /** The embedded server's data folder, when DATABASE_URL was unset. */
@@ -28,30 +21,16 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/**
- * The emulated external systems, loaded only when a base URL is left unset outside
- * production (the configuration refuses that in production): production code never imports
- * the sandbox, and the production image could ship without it.
- */
-async function startSandbox(port: number): Promise<{ url: string; close(): Promise<void> }> {
-  const sandbox = await import('../sandbox/server.js');
-  return sandbox.startSandbox({ port, quiet: true });
-}
-
-/** What a serving process needs that exists once per service: the database, the sandbox. */
-export interface Dependencies {
-  /** The configuration a serving process gets: its database and sandbox resolved, migrated. */
-  config: AppConfig;
-  sandboxUrl?: string;
-  embeddedDir?: string;
-  stop(): Promise<void>;
+export interface Runtime extends Dependencies {
+  app: NestExpressApplication;
+  url: string;
 }
 
 /**
- * Starts what exists once per service, in dependency order: the embedded PostgreSQL when no
- * DATABASE_URL is set, the sandbox for any registry URL left unset, then the migrations (as
- * the migration role). What it answers keeps no migration credentials (SPEC 11.1). Run by the
- * single process, or by the primary of a cluster (cluster.ts) before it forks its workers.
+ * Starts, in order, the embedded PostgreSQL when no DATABASE_URL is set, the sandbox for any
+ * registry URL left unset (loaded only then: production code never imports it), then the
+ * migrations. What it answers keeps no migration credentials (SPEC 11.1). Run by the single
+ * process, or by a cluster's primary before it forks its workers.
  */
 export async function startDependencies(initial: AppConfig, logger: Logger): Promise<Dependencies> {
   const stops: Array<() => Promise<void>> = [];
@@ -74,11 +53,12 @@ export async function startDependencies(initial: AppConfig, logger: Logger): Pro
         onProgress: (line) => logger.info(line),
       });
       stops.push(() => db.stop());
-      config = withEmbeddedDatabase(config, { url: db.runtimeUrl, migrationUrl: db.url });
+      config = withDatabase(config, { url: db.runtimeUrl, migrationUrl: db.url });
     }
     let sandboxUrl: string | undefined;
     if (needsSandbox(config)) {
-      const sandbox = await startSandbox(config.sandbox.port);
+      const { startSandbox } = await import('../sandbox/server.js');
+      const sandbox = await startSandbox({ port: config.sandbox.port, quiet: true });
       stops.push(() => sandbox.close());
       sandboxUrl = sandbox.url;
       config = withSandbox(config, sandbox.url);
@@ -93,26 +73,26 @@ export async function startDependencies(initial: AppConfig, logger: Logger): Pro
         { role: runtimeRole },
         'migrated as DATABASE_MIGRATION_URL; runtime role granted',
       );
-    return { config: withoutMigrationUrl(config), sandboxUrl, embeddedDir, stop };
+    return {
+      config: withDatabase(config, { migrationUrl: undefined }),
+      sandboxUrl,
+      embeddedDir,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
   }
 }
 
-/**
- * Starts everything the service needs (startDependencies), then the Nest app. Stops in reverse
- * order. Used by main.ts's single process and by the e2e tests alike.
- */
+/** startDependencies, then the Nest app; stops in reverse order. main.ts's and the e2e tests'. */
 export async function startRuntime(initial: AppConfig, logger: Logger): Promise<Runtime> {
   const deps = await startDependencies(initial, logger);
   try {
     const served = await startApp(deps.config, logger);
     return {
+      ...deps,
       ...served,
-      config: deps.config,
-      sandboxUrl: deps.sandboxUrl,
-      embeddedDir: deps.embeddedDir,
       stop: async () => {
         await served.stop();
         await deps.stop();
@@ -124,10 +104,7 @@ export async function startRuntime(initial: AppConfig, logger: Logger): Promise<
   }
 }
 
-/**
- * The Nest app on its HTTP listener, for a configuration whose database is migrated and whose
- * external systems are known: a single process's, or a cluster worker's (cluster.ts).
- */
+/** The Nest app on its HTTP listener, its database migrated: a single process's or a worker's. */
 export async function startApp(
   config: AppConfig,
   logger: Logger,
@@ -140,17 +117,14 @@ export async function startApp(
   });
   try {
     await configureApp(app, logger);
-    // Node looks for requests over their time only every connectionsCheckingInterval (30 s by
-    // default), read when it starts listening: without this a stalled request got its 408 up to
-    // 30 s late. Headers get the same limit as the whole request (Node's default is 60 s).
+    // Node checks requests' time every connectionsCheckingInterval (30 s by default, read on
+    // listen): a stalled request got its 408 up to 30 s late.
     const connectionsCheckingInterval = Math.min(1000, config.http.requestTimeoutMs / 4);
     Object.assign(app.getHttpServer(), { connectionsCheckingInterval });
     const server = await app.listen(config.http.port, config.http.host);
     server.requestTimeout = config.http.requestTimeoutMs;
     server.headersTimeout = config.http.requestTimeoutMs;
-    // Longer than a load balancer's idle timeout (60 s on the common ones): with Node's 5 s
-    // default the service closes idle keep-alive connections the balancer is about to reuse,
-    // and its next request on one fails (a 502 at the client).
+    // Above a load balancer's idle timeout: else it reuses a connection being closed (a 502).
     server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
     server.on('clientError', answerClientError);
     const { port } = server.address() as AddressInfo;

@@ -13,7 +13,7 @@ export interface WorkerReady {
   demo?: { key: string; secret: string } | null;
 }
 
-/** What the primary tells a worker it forks, besides the service's own settings. */
+/** What the primary tells a worker, besides the service's settings. */
 const WORKER = { index: 'PRS_WORKER_INDEX', sandbox: 'PRS_SANDBOX_URL' } as const;
 
 /** Restarts within this window that mean a worker cannot start: the service stops instead. */
@@ -26,13 +26,9 @@ export function workerPlace(env: NodeJS.ProcessEnv): { index: number; sandboxUrl
 }
 
 /**
- * The primary of a cluster (SPEC 13: every core): starts what exists once — the embedded
- * PostgreSQL, the sandbox, the migrations (the migration credentials stay here: the workers
- * never see DATABASE_MIGRATION_URL) — then forks WEB_CONCURRENCY workers sharing the port, and
- * hosts what they share: the rate limits' counters (rate-limiter-flexible's cluster master) and
- * the aggregate of their metrics. Jobs that must run once per service (sealing, the catalogue
- * sync, the demo client) run in worker 1 only; the queue's pollers run in every worker. A worker
- * that dies is replaced (the same place); SIGTERM drains every worker, then stops the rest.
+ * A cluster's primary (SPEC 13): starts what exists once (the migration credentials stay here),
+ * forks WEB_CONCURRENCY workers, and hosts the rate limits' counters and the metrics' aggregate.
+ * Once-per-service jobs run in worker 1 only. A dead worker is replaced; SIGTERM drains them all.
  */
 export async function runPrimary(
   config: AppConfig,
@@ -46,11 +42,10 @@ export async function runPrimary(
   const workers = config.http.workers;
   const envOf = (index: number): Record<string, string> => ({
     DATABASE_URL: deps.config.database.url as string,
-    // The workers never hold the migration role's credentials (empty is unset to the config).
+    // Empty is unset to the config.
     DATABASE_MIGRATION_URL: '',
     [WORKER.index]: String(index),
     ...(deps.sandboxUrl ? { [WORKER.sandbox]: deps.sandboxUrl } : {}),
-    // Once per service: in worker 1 (the demo client as the primary's settings say).
     ...(index === 1
       ? { DEMO_CLIENT: String(config.settings(authSettings).demoClient) }
       : {

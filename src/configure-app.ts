@@ -20,19 +20,11 @@ import { setupOpenApi } from './openapi/setup-openapi.js';
 import { paginaPublicaMiddleware } from './publico/pagina-publica.middleware.js';
 import { PublicoRateLimit } from './publico/publico-rate-limit.js';
 
-/** Contract §1: bodies over 100 kB are refused with 413. */
-export const BODY_LIMIT = '100kb';
-
-/**
- * The wire conventions, app-wide, in the order a request meets them: request id, observability,
- * the public page's headers and count (under /r only), the JSON-only rule, the body parser with its depth limit and duplicate-name check, then Nest's
- * guards, pipes and the one exception filter.
- * Shared by main.ts and the e2e tests so both run exactly the same app.
- */
+/** The wire conventions, app-wide, in the order a request meets them (main.ts's and the e2e tests'). */
 export async function configureApp(app: NestExpressApplication, logger: Logger): Promise<void> {
   const routes = new RouteMethodIndex();
   app.disable('x-powered-by');
-  // No ETag: the API's answers are not cacheable resources, and hashing every body costs CPU.
+  // No ETag: the answers are not cacheable, and hashing every body costs CPU.
   app.set('etag', false);
   app.set('query parser', 'simple');
   const config = app.get<AppConfig>(APP_CONFIG);
@@ -45,7 +37,8 @@ export async function configureApp(app: NestExpressApplication, logger: Logger):
   app.use('/r', paginaPublicaMiddleware(app.get(PublicoRateLimit)));
   app.use(jsonOnlyMiddleware(routes));
   app.use(
-    express.json({ limit: BODY_LIMIT, strict: false, type: () => true, verify: keepRawBody }),
+    // Contract §1: bodies over 100 kB are refused with 413.
+    express.json({ limit: '100kb', strict: false, type: () => true, verify: keepRawBody }),
   );
   app.use(jsonDepthMiddleware);
   app.use(jsonDuplicateKeysMiddleware);

@@ -10,11 +10,7 @@ import { EmbeddedDatabaseInUse } from './database/embedded/ownership.js';
 import { EmbeddedPostgresUnavailable } from './database/embedded/postgres-binaries.js';
 import { loadAppConfig } from './slices.js';
 
-/**
- * The service's process: a single process (WEB_CONCURRENCY=1), or a cluster's primary, which
- * starts the database, the sandbox and the migrations once and forks the workers (cluster.ts),
- * or one of its workers, which serves on the shared port.
- */
+/** A single process (WEB_CONCURRENCY=1), a cluster's primary (cluster.ts), or one of its workers. */
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
@@ -38,7 +34,7 @@ async function main(): Promise<void> {
   onSignals(logger, config, () => runtime.stop());
 }
 
-/** A cluster's worker: the app on the shared port, its database migrated by the primary. */
+/** A cluster's worker: the app on the shared port, migrated by the primary. */
 async function runWorker(initial: AppConfig, logger: Logger): Promise<void> {
   const { index, sandboxUrl } = workerPlace(process.env);
   const config = sandboxUrl ? withSandbox(initial, sandboxUrl) : initial;
@@ -59,8 +55,7 @@ function demoClient(
   app: Awaited<ReturnType<typeof startApp>>['app'],
   config: AppConfig,
 ): Promise<{ key: string; secret: string } | null> | undefined {
-  // A fresh demo secret at every start: only hashes are stored, so this is the only way to print
-  // credentials that work.
+  // A fresh secret at every start: only hashes are stored.
   return config.settings(authSettings).demoClient
     ? app.get(ApiClientsService).ensureDemoClient()
     : undefined;
@@ -124,10 +119,7 @@ function onSignals(logger: Logger, config: AppConfig, stop: () => Promise<void>)
   return shutdown;
 }
 
-/**
- * A start refused for a reason the message names, with what to do (the folder in use, no
- * embedded PostgreSQL here, the port taken): the message is the whole answer, without a stack.
- */
+/** A start refused for a reason its message names with what to do: printed without a stack. */
 const refusal = (err: unknown): err is Error =>
   err instanceof EmbeddedDatabaseInUse ||
   err instanceof EmbeddedPostgresUnavailable ||

@@ -12,10 +12,8 @@ const DATABASE_READ_ONLY = ['particiones_aperturas'];
 const DATABASE_DOORS = ['particiones_abrir_mes()'];
 
 /**
- * The migrations, as the migration role (DATABASE_MIGRATION_URL, else DATABASE_URL's), the job
- * queue's schema and every declared queue, the months ahead, then, when DATABASE_URL logs in as
- * another role, that role's grants: every module's tables read-write except those its slice
- * declares append-only or read-only. Run at start (bootstrap.ts) and by the CLI, the same way.
+ * The migrations as the migration role, the job queue's schema and queues, the months ahead, then
+ * DATABASE_URL's role's grants when it is another. Run at start and by the CLI, the same way.
  */
 export function migrateDatabase(config: AppConfig): Promise<MigrationRun> {
   const url = migrationUrl(config) as string;

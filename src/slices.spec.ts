@@ -5,7 +5,7 @@ import {
   ConfigError,
   migrationUrl,
   needsSandbox,
-  withDatabaseUrl,
+  withDatabase,
   withSandbox,
 } from './config/app-config.js';
 import { cuirSettings } from './cuir/cuir.settings.js';
@@ -98,7 +98,7 @@ describe('loading the configuration (core and every module)', () => {
 
   it('keeps module settings when the bootstrap fills in the database and the sandbox', () => {
     const c = withSandbox(
-      withDatabaseUrl(loadConfig({ DEMO_CLIENT: 'off' }), 'postgres://x/y', 1),
+      withDatabase(loadConfig({ DEMO_CLIENT: 'off' }), { url: 'postgres://x/y', poolSize: 1 }),
       'http://127.0.0.1:9',
     );
     expect(c.database).toMatchObject({ url: 'postgres://x/y', poolSize: 1, isEmbedded: true });

@@ -2,11 +2,8 @@ import { loadConfig, type AppConfig } from './config/app-config.js';
 import { registerSlices, type ModuleSlice } from './common/module-slice.js';
 
 /**
- * Every module's slice — its Nest module, scopes, error codes, settings, migrations, OpenAPI
- * tags and operationIds — one line per module (`npm run new:module` adds one; see
- * docs/adding-a-module.md). app.module.ts, migrations/index.ts, the OpenAPI document and the
- * settings docs compose them. The order is the app's module order (the document's paths) and
- * the order the credentials tool lists scopes in.
+ * Every module's slice, one line each (`npm run new:module` adds one). The order is the app's
+ * module order (the document's paths) and the order the credentials tool lists scopes in.
  */
 export const MODULE_SLICES: readonly ModuleSlice[] = [
   (await import('./auth/auth.slice.js')).authSlice,
@@ -28,7 +25,6 @@ export const MODULE_SLICES: readonly ModuleSlice[] = [
 
 registerSlices(MODULE_SLICES);
 
-/** Validates the environment against the core settings and every module's. */
 export const loadAppConfig = (env: NodeJS.ProcessEnv): AppConfig =>
   loadConfig(
     env,

@@ -1,9 +1,7 @@
-// `npm run sql:snapshots [-- --check]`: the SQL of every `x.sql.ts` file written beside it as
-// `x.snapshot.sql` (immich's habit), so a change to a query shows in review as a change to SQL.
-// Not `x.sql`: Jest would resolve `./x.sql.js` to it.
-// With --check nothing is written: it exits 1 naming each snapshot that differs, is missing or
-// is left over (CI runs it). A composition root: it reads every module's SQL files.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `npm run sql:snapshots [-- --check]`: the SQL of every `x.sql.ts` written beside it as
+// `x.snapshot.sql` (not `x.sql`: Jest would resolve `./x.sql.js` to it), so a change to a query
+// shows in review as SQL. --check writes nothing and fails naming each stale snapshot.
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eventInStatementSql } from './auditoria/auditoria.sql.js';
@@ -40,10 +38,7 @@ const gate = (settle: typeof takeKeyGateSql) => {
   return settle(p, KEY, answerWithIdSql(p, '{}', 'x', 'r'), 'r');
 };
 
-/**
- * Each exported builder, by file and export, called as the service calls it. A new builder
- * without an entry stops the command, so none goes unseen.
- */
+/** Each exported builder, called as the service calls it; one without an entry stops the command. */
 const BUILDERS: Record<string, Record<string, Example[]>> = {
   'auditoria/auditoria.sql.ts': {
     eventInStatementSql: [
@@ -200,11 +195,11 @@ const NOT_SQL: Record<string, Record<string, string>> = {
 
 const STATEMENT = /^\s*(WITH|SELECT|INSERT|UPDATE|DELETE|COPY|SET)\b/i;
 
-function* sqlFiles(dir: string): Generator<string> {
+function* files(dir: string, suffix: string): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
-    if (e.isDirectory()) yield* sqlFiles(path);
-    else if (e.name.endsWith('.sql.ts')) yield path;
+    if (e.isDirectory()) yield* files(path, suffix);
+    else if (e.name.endsWith(suffix)) yield path;
   }
 }
 
@@ -235,29 +230,18 @@ async function main(): Promise<void> {
   const root = join(process.cwd(), 'src');
   const problems: string[] = [];
   const expected = new Set<string>();
-  for (const file of sqlFiles(root)) {
+  for (const file of files(root, '.sql.ts')) {
     const rel = relative(root, file);
     const target = file.replace(/\.sql\.ts$/, '.snapshot.sql');
     expected.add(target);
     const text = await snapshot(rel);
-    let current: string | undefined;
-    try {
-      current = readFileSync(target, 'utf8');
-    } catch {
-      current = undefined;
-    }
+    const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
     if (current === text) continue;
     if (check)
       problems.push(`${relative(process.cwd(), target)} ${current ? 'differs' : 'is missing'}`);
     else writeFileSync(target, text);
   }
-  for (const file of (function* walk(dir: string): Generator<string> {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, e.name);
-      if (e.isDirectory()) yield* walk(path);
-      else if (e.name.endsWith('.snapshot.sql')) yield path;
-    }
-  })(root)) {
+  for (const file of files(root, '.snapshot.sql')) {
     if (expected.has(file)) continue;
     if (check) problems.push(`${relative(process.cwd(), file)} has no *.sql.ts any more`);
     else rmSync(file);

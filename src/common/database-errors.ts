@@ -1,9 +1,6 @@
 import { SUFIJO_PARTICION } from '../database/particiones/periodos.js';
 
-/**
- * PostgreSQL's unique_violation, optionally on a named constraint or index — on a partitioned
- * table, the violation names the partition's index, which counts as the table's.
- */
+/** PostgreSQL's unique_violation, optionally on a named constraint (a partition's counts as its table's). */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as {
     code?: string;
@@ -37,26 +34,29 @@ const CONNECTION_CODES = new Set([
 const CONNECTION_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Driver not Connected/i;
 
-/** The database could not be reached or dropped the connection (as opposed to refusing a statement). */
-export function isConnectionFailure(err: unknown): boolean {
+/** `test` holds for `err` or the driver error it wraps. */
+function anyLayer(
+  err: unknown,
+  test: (e: { code?: unknown; message?: unknown }) => boolean,
+): boolean {
   const e = err as { code?: unknown; message?: unknown; driverError?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
-  if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
-  return e.driverError !== undefined && e.driverError !== e && isConnectionFailure(e.driverError);
+  if (test(e)) return true;
+  return e.driverError !== undefined && e.driverError !== e && anyLayer(e.driverError, test);
 }
+
+/** The database could not be reached or dropped the connection (as opposed to refusing a statement). */
+export const isConnectionFailure = (err: unknown): boolean =>
+  anyLayer(
+    err,
+    (e) =>
+      (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) ||
+      (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)),
+  );
 
 /**
- * pg-pool's error for a request that waited `connectionTimeoutMillis` for a connection while
- * every connection of the pool was busy. (A new connection that does not open in time fails
- * otherwise: "Connection terminated due to connection timeout".)
+ * No connection of the pool came free within `connectionTimeoutMillis`: the service is
+ * saturated, not broken (a new connection that does not open in time fails otherwise).
  */
-const POOL_WAIT_TIMED_OUT = 'timeout exceeded when trying to connect';
-
-/** No connection of the pool came free in time: the service is saturated, not broken. */
-export function isPoolExhausted(err: unknown): boolean {
-  const e = err as { message?: unknown; driverError?: unknown } | null;
-  if (!e || typeof e !== 'object') return false;
-  if (e.message === POOL_WAIT_TIMED_OUT) return true;
-  return e.driverError !== undefined && e.driverError !== e && isPoolExhausted(e.driverError);
-}
+export const isPoolExhausted = (err: unknown): boolean =>
+  anyLayer(err, (e) => e.message === 'timeout exceeded when trying to connect');

@@ -1,6 +1,4 @@
-// Argentina has one time zone and no daylight saving since 2009; naming it keeps the time right
-// wherever the service runs. What a person reads (the printed prescription, the public page)
-// says so: "(hora de Argentina)".
+// Named, the time is right wherever the service runs.
 const AR_DATE_TIME = new Intl.DateTimeFormat('es-AR', {
   timeZone: 'America/Argentina/Buenos_Aires',
   day: '2-digit',

@@ -1,40 +1,31 @@
-/**
- * INDEC province (jurisdiction) codes, as used in the CUIR (Res. MS 2214/2025 Annex IV) and in
- * the professional registries. Pure data and lookups: no Nest, no I/O.
- */
-
-export interface IndecJurisdiction {
-  readonly code: string;
-  readonly name: string;
-}
-
-/** The 24 jurisdictions in code order, with their official names. */
-export const INDEC_JURISDICTIONS: readonly IndecJurisdiction[] = Object.freeze([
-  { code: '02', name: 'Ciudad Autónoma de Buenos Aires' },
-  { code: '06', name: 'Buenos Aires' },
-  { code: '10', name: 'Catamarca' },
-  { code: '14', name: 'Córdoba' },
-  { code: '18', name: 'Corrientes' },
-  { code: '22', name: 'Chaco' },
-  { code: '26', name: 'Chubut' },
-  { code: '30', name: 'Entre Ríos' },
-  { code: '34', name: 'Formosa' },
-  { code: '38', name: 'Jujuy' },
-  { code: '42', name: 'La Pampa' },
-  { code: '46', name: 'La Rioja' },
-  { code: '50', name: 'Mendoza' },
-  { code: '54', name: 'Misiones' },
-  { code: '58', name: 'Neuquén' },
-  { code: '62', name: 'Río Negro' },
-  { code: '66', name: 'Salta' },
-  { code: '70', name: 'San Juan' },
-  { code: '74', name: 'San Luis' },
-  { code: '78', name: 'Santa Cruz' },
-  { code: '82', name: 'Santa Fe' },
-  { code: '86', name: 'Santiago del Estero' },
-  { code: '90', name: 'Tucumán' },
-  { code: '94', name: 'Tierra del Fuego, Antártida e Islas del Atlántico Sur' },
-]);
+/** INDEC's 24 jurisdiction codes (the CUIR's, Res. MS 2214/2025 Annex IV), with their official names. */
+export const INDEC_JURISDICTIONS: readonly { readonly code: string; readonly name: string }[] =
+  Object.freeze([
+    { code: '02', name: 'Ciudad Autónoma de Buenos Aires' },
+    { code: '06', name: 'Buenos Aires' },
+    { code: '10', name: 'Catamarca' },
+    { code: '14', name: 'Córdoba' },
+    { code: '18', name: 'Corrientes' },
+    { code: '22', name: 'Chaco' },
+    { code: '26', name: 'Chubut' },
+    { code: '30', name: 'Entre Ríos' },
+    { code: '34', name: 'Formosa' },
+    { code: '38', name: 'Jujuy' },
+    { code: '42', name: 'La Pampa' },
+    { code: '46', name: 'La Rioja' },
+    { code: '50', name: 'Mendoza' },
+    { code: '54', name: 'Misiones' },
+    { code: '58', name: 'Neuquén' },
+    { code: '62', name: 'Río Negro' },
+    { code: '66', name: 'Salta' },
+    { code: '70', name: 'San Juan' },
+    { code: '74', name: 'San Luis' },
+    { code: '78', name: 'Santa Cruz' },
+    { code: '82', name: 'Santa Fe' },
+    { code: '86', name: 'Santiago del Estero' },
+    { code: '90', name: 'Tucumán' },
+    { code: '94', name: 'Tierra del Fuego, Antártida e Islas del Atlántico Sur' },
+  ]);
 
 export const INDEC_JURISDICTION_CODES: readonly string[] = Object.freeze(
   INDEC_JURISDICTIONS.map((j) => j.code),
@@ -53,11 +44,7 @@ export function jurisdictionName(code: string): string | undefined {
   return typeof code === 'string' ? NAME_BY_CODE.get(code) : undefined;
 }
 
-/**
- * Comparison key: accents stripped, upper case, and every non-alphanumeric removed, so that
- * "C.A.B.A.", "c a b a" and "CABA" (or "Tierra del Fuego, Antártida…" with or without the
- * comma) collapse to the same key.
- */
+/** Accents, case and non-alphanumerics dropped: "C.A.B.A." and "caba" are one key. */
 function nameKey(name: string): string {
   return name
     .normalize('NFD')
@@ -93,11 +80,7 @@ const CODE_BY_KEY: ReadonlyMap<string, string> = new Map([
   ...ALIASES.map(([alias, code]) => [nameKey(alias), code] as const),
 ]);
 
-/**
- * Maps a province name as registries write it (any case, accents or not, extra spaces or dots,
- * common aliases such as "CABA" or "CAPITAL FEDERAL") to its INDEC code. A valid 2-digit code
- * is returned as is. Unknown input → undefined.
- */
+/** The INDEC code of a province name as registries write it (or of a valid code), else undefined. */
 export function jurisdictionCodeFromName(name: string): string | undefined {
   if (typeof name !== 'string') return undefined;
   const trimmed = name.trim();
@@ -106,8 +89,7 @@ export function jurisdictionCodeFromName(name: string): string | undefined {
   if (key === '') return undefined;
   const direct = CODE_BY_KEY.get(key);
   if (direct !== undefined) return direct;
-  // "Provincia de Córdoba" and the like: retry without the prefix. The full key was tried
-  // first so that nothing official is ever shadowed by the stripping.
+  // "Provincia de Córdoba": retry without the prefix (after the full key, which it must not shadow).
   for (const prefix of PROVINCE_PREFIX_KEYS) {
     if (key.startsWith(prefix) && key.length > prefix.length) {
       const code = CODE_BY_KEY.get(key.slice(prefix.length));

@@ -8,53 +8,36 @@ import { registerScopes, ScopeTable } from './http/access.js';
 import { namingProblems } from './naming.js';
 
 /**
- * Everything a module brings to the central tables: its Nest module, the scopes its routes
- * require, the error codes it answers with (and their default OpenAPI examples), its settings,
- * migrations, OpenAPI tags and operationIds. Each module declares one in its `<module>.slice.ts`
- * with `defineSlice`; the composition root (src/slices.ts) lists them, one line per module, and
- * the app module, the migrations, the OpenAPI document and the settings docs compose them.
+ * Everything a module brings to the central tables, declared in its `<module>.slice.ts` with
+ * `defineSlice` and listed in src/slices.ts.
  */
 export interface ModuleSlice {
   /** The module's folder under src/ (`obras-sociales`). */
   name: string;
-  /**
-   * The Nest module the app imports (app.module.ts). None for a module that only other modules
-   * import (webhooks, ministerio, idempotency).
-   */
+  /** None for a module only other modules import (webhooks, ministerio, idempotency). */
   module?: Type<unknown>;
   scopes?: ScopeTable;
   /** Scopes `--scopes all` leaves out: granted to a client only by their names. */
   scopesByNameOnly?: ScopeTable;
   errors?: ErrorCodeTable;
-  /** The default OpenAPI example of each of its codes (message and `details` as thrown). */
+  /** The default OpenAPI example of each of its codes. */
   errorExamples?: readonly ErrorExample[];
   settings?: readonly SettingsSlice<unknown>[];
-  /** Migration classes, in the module's own `migrations/` folder. */
   migrations?: readonly (new () => MigrationInterface)[];
-  /**
-   * Its tables the service's own role may only SELECT and INSERT, and those it may only SELECT
-   * (written by operator commands), when the migrations run as another role
-   * (DATABASE_MIGRATION_URL; database/runtime-grants.ts). Its other tables: read and write.
-   */
+  /** Tables the service's role may only SELECT and INSERT, or only SELECT (runtime-grants.ts). */
   appendOnlyTables?: readonly string[];
   readOnlyTables?: readonly string[];
-  /**
-   * Its tables partitioned by month (SPEC 10; database/particiones/): the service creates their
-   * partitions ahead of need, `npm run cli -- particiones` lists and drops them.
-   */
+  /** Its tables partitioned by month (SPEC 10; database/particiones/). */
   partitionedTables?: readonly PartitionedTable[];
-  /**
-   * The job queues its `@QueueJob()` classes work (their `name`): the migrations create them
-   * (queue/queue-schema.ts), since the service's role may create no table.
-   */
+  /** The queues its `@QueueJob()` classes work: the migrations create them (queue/queue-schema.ts). */
   queues?: readonly string[];
-  /** The OpenAPI tags its controllers use (`@ApiTags`), name → description, in display order. */
+  /** The OpenAPI tags its controllers use, name → description, in display order. */
   tags?: Readonly<Record<string, string>>;
   /** Stable operationIds of its routes: `'GET /v1/obras-sociales': 'buscarObrasSociales'`. */
   operationIds?: Readonly<Record<string, string>>;
 }
 
-/** What breaks the naming rules (common/naming.ts) in one slice, one line each. */
+/** What breaks the naming rules (common/naming.ts) in one slice. */
 export function sliceProblems(s: ModuleSlice): string[] {
   return [
     ...namingProblems('module', [s.name]),
@@ -78,7 +61,7 @@ export function defineSlice<T extends ModuleSlice>(slice: T): T {
   return slice;
 }
 
-/** What two slices declare twice (a module, a tag, a route's operationId, an operationId). */
+/** What two slices declare twice. */
 function clashes(slices: readonly ModuleSlice[]): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
@@ -100,20 +83,17 @@ function clashes(slices: readonly ModuleSlice[]): string[] {
 
 const registered: ModuleSlice[] = [];
 
-/**
- * Checks every slice (naming rules, nothing declared twice) and makes their scopes, error codes,
- * tags, operationIds and error examples known (once, at start).
- */
+/** Checks every slice and makes their scopes, error codes, tags and operationIds known (at start). */
 export function registerSlices(slices: readonly ModuleSlice[]): void {
   const problems = [...slices.flatMap((s) => sliceProblems(s)), ...clashes(slices)];
   if (problems.length > 0) throw new Error(`module slices: ${problems.join('; ')}`);
   for (const s of slices) {
-    if (s.scopes) registerScopes(s.scopes);
-    if (s.scopesByNameOnly) registerScopes(s.scopesByNameOnly, { byNameOnly: true });
-    if (s.errors) registerErrorCodes(s.errors);
+    registerScopes(s.scopes);
+    registerScopes(s.scopesByNameOnly, true);
+    registerErrorCodes(s.errors);
     registered.push(s);
   }
 }
 
-/** Every registered slice, in registration order (the OpenAPI document reads tags and ids here). */
+/** Every registered slice, in order (the OpenAPI document reads tags and ids here). */
 export const registeredSlices = (): readonly ModuleSlice[] => registered;

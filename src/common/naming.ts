@@ -1,8 +1,6 @@
 /**
- * The naming rules of what a module declares in its slice, as code: checked where each thing is
- * declared (defineScopes, defineErrorCodes, defineSettings, defineSlice) and again when the
- * slices are registered at start, so a bad name stops `npm run check` and the start, not a test.
- * The OpenAPI e2e suite checks the served document with the same functions.
+ * The naming rules of what a slice declares, checked where each thing is declared and again when
+ * the slices are registered, so a bad name stops `npm run check` and the start.
  */
 export const NAMING_RULES = {
   /** `<module>:<action>`: lower-case words, hyphens inside the module part (`obras-sociales:read`). */
@@ -17,7 +15,7 @@ export const NAMING_RULES = {
   module: /^[a-z]+(-[a-z]+)*$/,
 } as const;
 
-export type NameKind = keyof typeof NAMING_RULES;
+type NameKind = keyof typeof NAMING_RULES;
 
 const WHAT: Record<NameKind, string> = {
   scope: 'scope',

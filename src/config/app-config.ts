@@ -11,9 +11,8 @@ export { migrationUrl } from './core-config.js';
 /** The core settings, and each module's own (read with `settings(slice)`). */
 export interface AppConfig extends CoreConfig {
   settings<T>(slice: SettingsSlice<T>): T;
-  /** Every module slice this configuration was built with. */
   readonly slices: readonly SettingsSlice<unknown>[];
-  /** Things an operator should know at start (logged as warnings by the bootstrap). */
+  /** Logged as warnings at start. */
   readonly warnings: readonly string[];
 }
 
@@ -23,9 +22,8 @@ interface Validated {
 }
 
 /**
- * Validates the environment once — the core variables and every module's — and returns the
- * typed settings, or throws ConfigError naming each bad setting. Nothing else reads
- * `process.env`.
+ * Validates the environment once, the core variables and every module's, or throws ConfigError
+ * naming each bad setting. Nothing else reads `process.env`.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv,
@@ -33,13 +31,12 @@ export function loadConfig(
 ): AppConfig {
   const given = givenEnv(env);
   const core = validateVariables(CoreVariables, given);
-  const validated: Validated[] = [];
   const problems = [...core.problems];
-  for (const slice of slices) {
+  const validated = slices.map((slice) => {
     const { values, problems: sliceProblems } = validateVariables(slice.variables, given);
     problems.push(...sliceProblems);
-    validated.push({ slice, values: values as Record<string, unknown> });
-  }
+    return { slice, values: values as Record<string, unknown> };
+  });
   if (problems.length > 0) throw new ConfigError(problems);
   return assemble(buildCoreConfig(core.values), validated);
 }
@@ -71,24 +68,19 @@ function assemble(core: CoreConfig, validated: Validated[]): AppConfig {
       return built.get(slice) as T;
     },
   };
-  // Rebuilding needs the core alone and the validated values; they stay out of the modules' sight.
+  // Kept out of the modules' sight, for rebuilding over a changed core.
   origins.set(config, { core, validated });
   return config;
 }
 
 const origins = new WeakMap<AppConfig, { core: CoreConfig; validated: Validated[] }>();
 
-function originOf(config: AppConfig) {
+/** The same settings over a changed core (the bootstrap filling in what it started). */
+function withCore(config: AppConfig, change: (core: CoreConfig) => CoreConfig): AppConfig {
   const origin = origins.get(config);
   if (!origin) throw new Error('not a configuration made by loadConfig');
-  return origin;
+  return assemble(change(origin.core), origin.validated);
 }
-
-/** The same settings over a changed core (the bootstrap filling in what it started). */
-const withCore = (config: AppConfig, core: CoreConfig): AppConfig =>
-  assemble(core, originOf(config).validated);
-
-const coreOf = (config: AppConfig): CoreConfig => originOf(config).core;
 
 /** Any external system left unset is served by the in-process sandbox (outside production). */
 export function needsSandbox(config: CoreConfig): boolean {
@@ -96,44 +88,33 @@ export function needsSandbox(config: CoreConfig): boolean {
   return !u.refepsBaseUrl || !u.renaperBaseUrl || !u.catalogoBaseUrl || !u.ministerioBaseUrl;
 }
 
-export function withSandbox(config: AppConfig, sandboxUrl: string): AppConfig {
-  const core = coreOf(config);
-  const u = core.upstreams;
-  return withCore(config, {
-    ...core,
-    sandbox: { ...core.sandbox, url: sandboxUrl },
-    upstreams: {
-      ...u,
-      refepsBaseUrl: u.refepsBaseUrl ?? sandboxUrl,
-      renaperBaseUrl: u.renaperBaseUrl ?? sandboxUrl,
-      catalogoBaseUrl: u.catalogoBaseUrl ?? sandboxUrl,
-      ministerioBaseUrl: u.ministerioBaseUrl ?? sandboxUrl,
-    },
+export const withSandbox = (config: AppConfig, sandboxUrl: string): AppConfig =>
+  withCore(config, (core) => {
+    const u = core.upstreams;
+    return {
+      ...core,
+      sandbox: { ...core.sandbox, url: sandboxUrl },
+      upstreams: {
+        ...u,
+        refepsBaseUrl: u.refepsBaseUrl ?? sandboxUrl,
+        renaperBaseUrl: u.renaperBaseUrl ?? sandboxUrl,
+        catalogoBaseUrl: u.catalogoBaseUrl ?? sandboxUrl,
+        ministerioBaseUrl: u.ministerioBaseUrl ?? sandboxUrl,
+      },
+    };
   });
-}
 
 /**
- * The embedded server's two logins: the service's, and the migrations' (its superuser), as
- * production has them (SPEC 11.1).
+ * The database settings changed: the embedded server's two logins (the service's and its
+ * superuser's, as production has them, SPEC 11.1), or no migration credentials once migrated.
  */
-export function withEmbeddedDatabase(
+export const withDatabase = (
+  config: AppConfig,
+  database: Partial<CoreConfig['database']>,
+): AppConfig =>
+  withCore(config, (core) => ({ ...core, database: { ...core.database, ...database } }));
+
+export const withEmbeddedDatabase = (
   config: AppConfig,
   urls: { url: string; migrationUrl: string },
-): AppConfig {
-  const core = coreOf(config);
-  return withCore(config, { ...core, database: { ...core.database, ...urls } });
-}
-
-/** The configuration the running service keeps once migrated: no migration credentials. */
-export function withoutMigrationUrl(config: AppConfig): AppConfig {
-  const core = coreOf(config);
-  return withCore(config, { ...core, database: { ...core.database, migrationUrl: undefined } });
-}
-
-export function withDatabaseUrl(config: AppConfig, url: string, poolSize?: number): AppConfig {
-  const core = coreOf(config);
-  return withCore(config, {
-    ...core,
-    database: { ...core.database, url, poolSize: poolSize ?? core.database.poolSize },
-  });
-}
+): AppConfig => withDatabase(config, urls);

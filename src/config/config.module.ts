@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { AppConfig } from './app-config.js';
 
-/** DI token of the validated AppConfig (core settings; a module injects its own with InjectSettings). */
+/** DI token of the validated AppConfig. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 @Global()

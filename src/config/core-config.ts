@@ -8,77 +8,13 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export type NodeEnv = 'development' | 'production' | 'test';
 
 /** The typed, defaulted core settings (see core.variables.ts). */
-export interface CoreConfig {
-  nodeEnv: NodeEnv;
-  logLevel: LogLevel;
-  logFormat?: 'json' | 'pretty';
-  http: {
-    host: string;
-    port: number;
-    requestTimeoutMs: number;
-    /** HTTP_MAX_IN_FLIGHT: requests one process works on at once (common/http/admission.ts). */
-    maxInFlight: number;
-    /** WEB_CONCURRENCY: worker processes (cluster.ts); 1: a single process. */
-    workers: number;
-    keepAliveTimeoutMs: number;
-    shutdownGraceMs: number;
-    /**
-     * Express's `trust proxy`: false (the peer's address is the client's), a hop count, or
-     * the proxies' addresses/CIDRs (and Express's names loopback, linklocal, uniquelocal).
-     */
-    trustProxy: false | number | string[];
-  };
-  /** Where the service can be reached by others (the ministry's verification URL uses it). */
-  publicBaseUrl?: string;
-  database: {
-    /** Unset: the embedded PostgreSQL is started and this is filled in by the bootstrap. */
-    url?: string;
-    /**
-     * DATABASE_MIGRATION_URL: the role that migrates and owns the tables, which then grants
-     * `url`'s role only what the service needs (database/runtime-grants.ts). Unset: `url`.
-     */
-    migrationUrl?: string;
-    /** DATABASE_READ_URL: a streaming replica for the reads that tolerate lag; unset: none. */
-    readUrl?: string;
-    /** DATABASE_URL was unset: the service runs on its embedded PostgreSQL. */
-    isEmbedded: boolean;
-    poolSize: number;
-    /** `dirIsDefault`: EMBEDDED_DB_DIR unset (root may then move it: effectiveDataDir). */
-    embedded: { dir: string; dirIsDefault: boolean; port: number };
-  };
-  /** pg-boss keeps its tables in `schema` (separate schemas isolate deployments sharing a database). */
-  queue: { schema: string; pollIntervalSeconds: number; maintenanceIntervalSeconds: number };
-  sandbox: {
-    port: number;
-    /** Set by the bootstrap when it started the sandbox for the systems left unset. */
-    url?: string;
-  };
-  /** The external systems: a base URL each (unset: the sandbox, outside production). */
-  upstreams: {
-    refepsBaseUrl?: string;
-    renaperBaseUrl?: string;
-    catalogoBaseUrl?: string;
-    ministerioBaseUrl?: string;
-    sisaUser: string;
-    sisaPassword: string;
-  };
-  /** The outbound-call policy shared by every external system. */
-  resilience: {
-    timeoutMs: number;
-    maxAttempts: number;
-    breakerThreshold: number;
-    halfOpenAfterMs: number;
-    bulkheadLimit: number;
-    bulkheadQueue: number;
-  };
-}
+export type CoreConfig = ReturnType<typeof buildCoreConfig>;
 
 /**
- * In production nothing falls back to an emulator or the embedded database: each of these
- * must be set, or the start is refused naming it (reporting prescriptions to the sandbox would
- * show them COMPLETED while the ministry never heard of them).
+ * In production nothing falls back to an emulator or the embedded database (reporting
+ * prescriptions to the sandbox would show them COMPLETED while the ministry never heard of them).
  */
-export const REQUIRED_IN_PRODUCTION = [
+const REQUIRED_IN_PRODUCTION = [
   'DATABASE_URL',
   'REFEPS_BASE_URL',
   'RENAPER_BASE_URL',
@@ -86,7 +22,7 @@ export const REQUIRED_IN_PRODUCTION = [
   'MINISTERIO_BASE_URL',
 ] as const;
 
-export function buildCoreConfig(v: CoreVariables): CoreConfig {
+export function buildCoreConfig(v: CoreVariables) {
   const nodeEnv = (v.NODE_ENV ?? 'development') as NodeEnv;
   if (nodeEnv === 'production') {
     const missing = REQUIRED_IN_PRODUCTION.filter((name) => v[name] === undefined);
@@ -107,12 +43,13 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
   return {
     nodeEnv,
     logLevel: (v.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as LogLevel,
-    logFormat: v.LOG_FORMAT as CoreConfig['logFormat'],
+    logFormat: v.LOG_FORMAT as 'json' | 'pretty' | undefined,
     http: {
       host: v.HOST ?? '0.0.0.0',
       port: v.PORT ?? 3000,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 15000,
       maxInFlight: v.HTTP_MAX_IN_FLIGHT ?? 64,
+      /** 1: a single process. */
       workers: v.WEB_CONCURRENCY ?? availableParallelism(),
       keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65000,
       shutdownGraceMs: v.SHUTDOWN_GRACE_MS ?? 10000,
@@ -120,11 +57,14 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
     },
     publicBaseUrl: v.PUBLIC_BASE_URL,
     database: {
+      /** Unset: the embedded PostgreSQL, whose URL the bootstrap fills in. */
       url: v.DATABASE_URL,
+      /** The role that migrates and owns the tables (database/runtime-grants.ts); unset: `url`. */
       migrationUrl: v.DATABASE_MIGRATION_URL,
       readUrl: v.DATABASE_READ_URL,
       isEmbedded: v.DATABASE_URL === undefined,
       poolSize: v.DATABASE_POOL_SIZE ?? 10,
+      /** `dirIsDefault`: EMBEDDED_DB_DIR unset (root may then move it: effectiveDataDir). */
       embedded: {
         dir: resolve(v.EMBEDDED_DB_DIR ?? '.data/postgres'),
         dirIsDefault: v.EMBEDDED_DB_DIR === undefined,
@@ -136,7 +76,8 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       pollIntervalSeconds: v.QUEUE_POLL_INTERVAL_SECONDS ?? 1,
       maintenanceIntervalSeconds: v.QUEUE_MAINTENANCE_INTERVAL_SECONDS ?? 30,
     },
-    sandbox: { port: v.SANDBOX_PORT ?? 4010 },
+    /** `url`: set by the bootstrap when it started the sandbox. */
+    sandbox: { port: v.SANDBOX_PORT ?? 4010, url: undefined as string | undefined },
     upstreams: {
       refepsBaseUrl: v.REFEPS_BASE_URL,
       renaperBaseUrl: v.RENAPER_BASE_URL,
@@ -145,11 +86,14 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
       sisaUser: v.SISA_USUARIO ?? 'sandbox',
       sisaPassword: v.SISA_CLAVE ?? 'sandbox',
     },
+    /** The policy of every external system (common/resilience/resilience-policy.ts). */
     resilience: {
+      /** Per attempt; `maxAttempts` in all, for idempotent calls only. */
       timeoutMs: v.REGISTRY_TIMEOUT_MS ?? 3000,
       maxAttempts: v.REGISTRY_MAX_ATTEMPTS ?? 2,
       breakerThreshold: v.REGISTRY_BREAKER_THRESHOLD ?? 5,
       halfOpenAfterMs: v.REGISTRY_BREAKER_HALF_OPEN_MS ?? 10000,
+      /** Concurrent calls; more wait in a queue of `bulkheadQueue`, beyond it fail at once. */
       bulkheadLimit: concurrency,
       bulkheadQueue: concurrency * 5,
     },
@@ -160,7 +104,6 @@ export function buildCoreConfig(v: CoreVariables): CoreConfig {
 export const migrationUrl = (c: CoreConfig): string | undefined =>
   c.database.migrationUrl ?? c.database.url;
 
-/** What an operator should know at start about the core settings (the bootstrap logs them). */
 export function coreWarnings(c: CoreConfig): string[] {
   return c.nodeEnv === 'production' && c.database.migrationUrl === undefined
     ? [
@@ -175,10 +118,7 @@ export const publicBaseUrl = (c: CoreConfig): string =>
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/**
- * TRUST_PROXY as Express takes it. `true` (every hop) is not offered: it would let any client
- * choose the address its failed authentications are counted under.
- */
+/** TRUST_PROXY as Express takes it; never `true`, which lets any client pick its address. */
 function trustProxy(value: string | undefined): false | number | string[] {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') {

@@ -2,11 +2,7 @@ import { IsOptional, IsString } from 'class-validator';
 import { Documented } from './setting-docs.js';
 import { IntSetting, OneOfSetting, PatternSetting, UrlSetting } from './setting-decorators.js';
 
-/**
- * The settings that belong to no one module: the process, the HTTP listener, the database,
- * the job queue, and the deployment's external systems (whether each is real or the sandbox
- * is decided for all of them at start). Each module's own settings live in its folder.
- */
+/** The settings of no one module: process, HTTP listener, database, job queue, external systems. */
 export class CoreVariables {
   @Documented('`production`: see Production (required settings, pepper rules, https webhooks)', {
     section: 'Runtime',
@@ -49,7 +45,6 @@ export class CoreVariables {
   })
   @IntSetting(1000, 600000)
   HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
-  /** Which proxies' X-Forwarded-For to believe: false, a hop count, or addresses/CIDRs. */
   @Documented('proxies whose `X-Forwarded-For` gives the client address: hop count or CIDRs', {
     default: false,
     env: 'which proxies\' X-Forwarded-For to believe for the client address (Express "trust proxy"): false, the number of proxies in front of the service, or their addresses/CIDRs (comma-separated; loopback, linklocal, uniquelocal also work). Never true: any client could pick its address.',
@@ -71,7 +66,6 @@ export class CoreVariables {
   })
   @OneOfSetting(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
-  /** pretty: one readable line per event; json: JSON lines; unset: pretty on a terminal. */
   @Documented('`json` or `pretty`', {
     defaultText: 'pretty on a terminal, else json',
     env: 'json | pretty; unset: one readable line per event on a terminal, JSON lines otherwise',
@@ -91,17 +85,12 @@ export class CoreVariables {
   })
   @PatternSetting(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
   DATABASE_URL?: string;
-  /** The role that runs the migrations (and owns the tables); unset: DATABASE_URL's. */
   @Documented("the role that migrates and owns the tables; DATABASE_URL's role gets only grants", {
     defaultText: '`DATABASE_URL`',
     env: "postgres:// URL of the role that runs the migrations and owns the tables; DATABASE_URL's role is then granted only what the service needs (it cannot rewrite the event log). Unset: DATABASE_URL (a warning with NODE_ENV=production). Needs DATABASE_URL.",
   })
   @PatternSetting(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
   DATABASE_MIGRATION_URL?: string;
-  /**
-   * A streaming replica of DATABASE_URL's database: the reads that tolerate lag go there
-   * (database/transactions.ts onReplica); unset: every read on the primary.
-   */
   @Documented(
     'a streaming replica for the reads that tolerate lag (verification by CUIR, public page, later listing pages, search)',
     {

@@ -1,21 +1,18 @@
 /**
- * The rule every server secret set by an operator follows (API_SECRET_PEPPER,
- * VERIFICACION_PUBLICA_CLAVE, each key of PATIENT_DATA_KEYS, and whatever key a module declares
- * with `defineSettings(…, { secrets })`): in production each is required, strong and distinct
- * from the others (SPEC 11.9); elsewhere a text secret, when set, has at least 16 characters.
- * Pure: loadConfig gathers every slice's secrets and reports what this finds, naming the
- * variable and never the value.
+ * The rule of every server secret an operator sets (those a slice declares with
+ * `defineSettings(…, { secrets })`): in production each is required, strong and distinct from
+ * the others (SPEC 11.9); elsewhere a text secret, when set, has at least 16 characters.
+ * Problems name the variable, never the value.
  */
 
-/** 128 bits of randomness, base64-written, is the floor for an HMAC key: 32 bytes. */
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 /** A text secret's characters: at least this many different ones among its 32+. */
-export const MIN_DISTINCT_CHARACTERS = 16;
-/** Shannon entropy of the secret's bytes, per byte, below which it is no random value. */
-export const MIN_BITS_PER_BYTE = 3.5;
+const MIN_DISTINCT_CHARACTERS = 16;
+/** Shannon entropy per byte below which it is no random value. */
+const MIN_BITS_PER_BYTE = 3.5;
 const MIN_DEVELOPMENT_SECRET = 16;
 
-/** The pepper used when none is set: fine on a laptop, refused in production. */
+/** The pepper used when none is set: refused in production. */
 export const DEVELOPMENT_PEPPER = 'development-only-pepper-change-me';
 
 /** Values shipped in examples and docs: a production start with one of them is refused. */
@@ -25,18 +22,14 @@ const PLACEHOLDER_WORDS = /change[-_ ]?me|replace[-_ ]?me|placeholder|^<.*>$/i;
 
 /** A secret setting as the service keys with it. */
 export interface SecretSetting {
-  /** As a problem names it: the variable, and for a list its entry (`PATIENT_DATA_KEYS: key k1`). */
+  /** The variable, and for a list its entry (`PATIENT_DATA_KEYS: key k1`). */
   name: string;
-  /** The value as configured (undefined: unset). */
   value: string | undefined;
-  /**
-   * The bytes the service keys with, when it decodes the value (a base64 data key); absent, the
-   * value is used as text (its UTF-8 bytes).
-   */
+  /** The decoded bytes keyed with (a base64 data key); absent, the value's UTF-8 bytes. */
   bytes?: Buffer;
 }
 
-/** Every problem of `secrets` (ConfigError lines), none when they may be used. */
+/** Every problem of `secrets` (ConfigError lines). */
 export function secretProblems(secrets: readonly SecretSetting[], nodeEnv: string): string[] {
   if (nodeEnv !== 'production') {
     return secrets
@@ -84,11 +77,7 @@ export function weakness(s: SecretSetting & { value: string }): string | null {
   return null;
 }
 
-/**
- * The bytes judged: the decoded key; a text written in hex, the bytes it spells (its 16 symbols
- * could not show 16 distinct characters reliably, and it carries half its length); any other
- * text, its UTF-8 bytes.
- */
+/** The bytes judged: the decoded key, the bytes a hex text spells, else the UTF-8 bytes. */
 function measured(s: SecretSetting & { value: string }): Buffer {
   if (s.bytes) return s.bytes;
   return isHexText(s) ? Buffer.from(s.value, 'hex') : Buffer.from(s.value, 'utf8');

@@ -12,10 +12,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 
-/**
- * One decorator per kind of setting, so a module's settings class reads as a list of its
- * variables. Every setting is optional (each has a default) and arrives as a string.
- */
+/** One decorator per kind of setting; every setting is optional and arrives as a string. */
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;

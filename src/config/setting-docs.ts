@@ -1,33 +1,27 @@
 import { getMetadataStorage } from 'class-validator';
 
 /**
- * What an operator reads about a setting, declared beside it in its variables class with
- * `@Documented(…)`: `npm run docs:settings` writes docs/operators.md's settings table and
- * `.env.example` from these (scripts/docs-settings.mjs), and `npm run check` fails when they are
- * stale, when a setting has no documentation, or when a documented default is not the code's.
+ * What an operator reads about a setting, declared beside it with `@Documented(…)`:
+ * scripts/docs-settings.mjs writes docs/operators.md's settings table and `.env.example` from it.
  */
 export interface SettingDoc {
-  /** The environment variable (the decorated property). */
   readonly name: string;
-  /** What it does, in a line: the settings table's "meaning" column. */
+  /** The settings table's "meaning" column. */
   readonly meaning: string;
-  /** The default as a value: `.env.example` writes `NAME=<default>`; checked against the code. */
+  /** `.env.example` writes `NAME=<default>`; checked against the code. */
   readonly default?: string | number | boolean;
-  /** A default that is not one value (computed, or none): the settings table shows this, `.env.example` `NAME=`. */
+  /** A default that is not one value (computed, or none): shown in the table, `NAME=` in `.env.example`. */
   readonly defaultText?: string;
-  /** `.env.example`'s comment, when it should say more than `meaning` (wrapped at 100 columns). */
+  /** `.env.example`'s comment, when it should say more than `meaning`. */
   readonly env?: string;
-  /** Starts a section of `.env.example` (`# --- <section>`) at this setting. */
+  /** Starts a section of `.env.example` at this setting. */
   readonly section?: string;
 }
 
-export type SettingDocOptions = Omit<SettingDoc, 'name' | 'meaning'>;
-
 const docs = new Map<object, SettingDoc[]>();
 
-/** Documents a setting of a variables class (see SettingDoc). */
 export const Documented =
-  (meaning: string, options: SettingDocOptions = {}): PropertyDecorator =>
+  (meaning: string, options: Omit<SettingDoc, 'name' | 'meaning'> = {}): PropertyDecorator =>
   (target, property) => {
     const list = docs.get(target.constructor) ?? [];
     list.push({ name: String(property), meaning, ...options });
@@ -44,7 +38,7 @@ export function settingNames(variables: new () => object): string[] {
   return [...new Set(metadata.map((m) => m.propertyName))];
 }
 
-/** A titled group of settings: the core's, or one module's settings slice. */
+/** The core's settings, or one module's settings slice. */
 export interface SettingsGroup {
   readonly title: string;
   readonly variables: new () => object;
@@ -56,23 +50,20 @@ export const undocumented = (group: SettingsGroup): string[] => {
   return settingNames(group.variables).filter((n) => !known.has(n));
 };
 
-/** The settings table's default column (docs/operators.md). */
-export const shownDefault = (d: SettingDoc): string =>
-  d.defaultText ?? (d.default === undefined ? '—' : String(d.default));
-
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The settings table of docs/operators.md (before prettier aligns it). */
 export function settingsTable(groups: readonly SettingsGroup[]): string {
   const rows = groups.flatMap((g) =>
     settingDocs(g.variables).map(
-      (d) => `| \`${d.name}\` | ${cell(shownDefault(d))} | ${cell(d.meaning)} |`,
+      (d) =>
+        `| \`${d.name}\` | ${cell(d.defaultText ?? String(d.default ?? '—'))} | ${cell(d.meaning)} |`,
     ),
   );
   return ['| setting | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-export const ENV_EXAMPLE_PREAMBLE = `# Every setting the service reads, with its default. All are validated at start: a bad value
+const ENV_EXAMPLE_PREAMBLE = `# Every setting the service reads, with its default. All are validated at start: a bad value
 # stops the start with a message naming the setting. Outside production, unset registry URLs
 # use the built-in sandbox and an unset DATABASE_URL the embedded database; with
 # NODE_ENV=production the start refuses (exit 1, naming each) unless DATABASE_URL, the four
@@ -83,7 +74,7 @@ export const ENV_EXAMPLE_PREAMBLE = `# Every setting the service reads, with its
 # Written by \`npm run docs:settings\` from the settings' @Documented declarations: edit those.`;
 
 /** Words of `text` as `# ` lines of at most `width` columns. */
-export function commentLines(text: string, width = 100): string[] {
+function commentLines(text: string, width = 100): string[] {
   const lines: string[] = [];
   let line = '#';
   for (const word of text.split(/\s+/).filter(Boolean)) {
@@ -105,7 +96,7 @@ export function envExample(groups: readonly SettingsGroup[]): string {
       const section = d.section ?? (i === 0 ? g.title : undefined);
       if (section) out.push('', `# --- ${section}`);
       out.push(...commentLines(d.env ?? d.meaning));
-      out.push(`${d.name}=${d.default === undefined ? '' : String(d.default)}`);
+      out.push(`${d.name}=${String(d.default ?? '')}`);
     });
   }
   return `${out.join('\n')}\n`;

@@ -9,24 +9,22 @@ import { settingNames } from './setting-docs.js';
 export { ConfigError } from './config-error.js';
 
 /**
- * A module's own settings: the environment variables it reads (a class-validator class, see
- * setting-decorators.ts), and how they become the typed, defaulted object the module injects
- * with `@InjectSettings(slice)`. Declared in the module's `<module>.settings.ts` (each variable
- * `@Documented`, see setting-docs.ts); the module's slice lists it, and every slice's settings
- * are validated together at start.
+ * A module's own settings (`<module>.settings.ts`, each variable `@Documented`): the variables it
+ * reads and how they become the typed object it injects with `@InjectSettings(slice)`. Every
+ * slice's settings are validated together at start.
  */
 export interface SettingsSlice<T> {
   readonly name: string;
   /** The heading of its settings in `.env.example` (default: the name). */
   readonly title?: string;
   readonly variables: new () => object;
-  /** Builds the module's settings; throws ConfigError for a rule that spans variables. */
+  /** Throws ConfigError for a rule that spans variables. */
   readonly build: (env: Record<string, unknown>, core: CoreConfig) => T;
-  /** Things an operator should know about these settings, logged at start. */
+  /** Logged at start. */
   warnings?(settings: T, core: CoreConfig): string[];
   /**
-   * The server secrets among its variables, as the module keys with them: loadConfig judges
-   * every slice's together (production-secret.ts: strong, and distinct from each other).
+   * Its server secrets (must not throw): loadConfig judges every slice's together
+   * (production-secret.ts: strong, and distinct from each other).
    */
   readonly secrets?: (env: Record<string, unknown>, core: CoreConfig) => SecretSetting[];
   readonly token: symbol;
@@ -41,17 +39,15 @@ export function defineSettings<V extends object, T>(
   options: {
     warnings?: (settings: T, core: CoreConfig) => string[];
     title?: string;
-    /** Its secrets (must not throw: a value it cannot read is the build's to refuse). */
     secrets?: (env: V, core: CoreConfig) => SecretSetting[];
   } = {},
 ): SettingsSlice<T> {
   assertNames('setting', settingNames(variables), `defineSettings(${name})`);
   return {
     name,
-    title: options.title,
+    ...options,
     variables,
-    build: build as (env: Record<string, unknown>, core: CoreConfig) => T,
-    warnings: options.warnings,
+    build: build as SettingsSlice<T>['build'],
     secrets: options.secrets as SettingsSlice<T>['secrets'],
     token: Symbol(`settings:${name}`),
   };
@@ -60,7 +56,7 @@ export function defineSettings<V extends object, T>(
 /** Injects a module's validated settings. */
 export const InjectSettings = (slice: SettingsSlice<unknown>) => Inject(slice.token);
 
-/** The environment as given, with empty values meaning "not set" (as in .env.example). */
+/** The environment as given; an empty value is "not set" (as in .env.example). */
 export function givenEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter(
@@ -69,7 +65,7 @@ export function givenEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   );
 }
 
-/** Validates `env` against a variables class; returns the converted values and the problems. */
+/** The converted values of `env` for a variables class, and its problems. */
 export function validateVariables<V extends object>(
   variables: new () => V,
   env: Record<string, string>,

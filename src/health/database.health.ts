@@ -5,10 +5,7 @@ import { DataSource } from 'typeorm';
 
 const PING_TIMEOUT_MS = 1000;
 
-/**
- * `SELECT 1` raced against a short timeout: an unreachable database makes the service not
- * ready within a second instead of hanging the probe on a pool that cannot connect.
- */
+/** `SELECT 1` raced against a short timeout: a pool that cannot connect must not hang the probe. */
 @Injectable()
 export class DatabaseHealthIndicator {
   constructor(

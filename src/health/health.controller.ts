@@ -24,10 +24,7 @@ const BREAKER = {
   description: "The system's circuit breaker: `open` while it is failing (reported, never fatal)",
 };
 
-/**
- * The readiness report: one member per indicator, each with its status and its own facts (a
- * new indicator or external system is a new member here: the contract check refuses others).
- */
+/** The readiness report: one member per indicator (the contract check refuses others). */
 const INDICATORS = {
   type: 'object',
   additionalProperties: false,
@@ -83,8 +80,7 @@ export class HealthController {
   }
 
   @Get('ready')
-  // Documented here rather than by terminus, whose optional swagger integration depends on how
-  // the module is loaded (it vanished under the test runner); its no-cache header is kept.
+  // Documented here: terminus's swagger integration vanished under the test runner.
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOkResponse({
     description: 'Ready: the database answers (each indicator reports `up`)',

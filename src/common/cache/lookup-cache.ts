@@ -2,18 +2,16 @@ import { LRUCache } from 'lru-cache';
 import { beforeSlowWork } from '../http/slow-work.js';
 
 /**
- * A read-through cache for registry lookups on lru-cache (single flight, LRU by count and weight,
- * TTLs, unref'd purge timers), adding: misses (null) cached `negativeTtlMs`; a hit served up to
- * `staleTtlMs` past its lifetime only when a reload fails with an error `serveStaleOn` accepts
- * (the registry is down, not "the record is gone"); unless `slowLoad` is false (a load from our
- * own database), the request told before a load waits (common/http/slow-work.ts).
+ * A read-through cache on lru-cache, adding: misses (null) cached `negativeTtlMs`; a hit served
+ * up to `staleTtlMs` stale when a reload fails with an error `serveStaleOn` accepts; the request
+ * told before a load waits, unless `slowLoad` is false (common/http/slow-work.ts).
  */
 export interface LookupCacheOptions<V = unknown> {
   ttlMs: number;
   negativeTtlMs: number;
   staleTtlMs?: number;
   maxEntries: number;
-  /** An entry's weight (e.g. its rows); with `maxWeight`, the cache keeps at most that much. */
+  /** An entry's weight; with `maxWeight`, the cache keeps at most that much. */
   weigh?: (value: V) => number;
   maxWeight?: number;
   serveStaleOn?: (err: unknown) => boolean;

@@ -6,11 +6,8 @@ const pool = Buffer.alloc(POOL_BYTES);
 let offset = POOL_BYTES;
 
 /**
- * `n` bytes from the operating system's CSPRNG, as `randomBytes(n)` gives, drawn from a pool
- * refilled a page at a time: a registration takes two small draws (its seal's IV, its content
- * salt), and one `randomBytes` call each cost more than the AES seal itself
- * (BENCHMARKS.md, "What each optimisation bought"). Each answer is a copy, never a view of the
- * pool, and no byte is handed out twice.
+ * `randomBytes(n)` drawn from a pool refilled a page at a time (a call per draw cost more than
+ * the AES seal itself); each answer is a copy, and no byte is handed out twice.
  */
 export function randomBytesPooled(n: number): Buffer {
   if (n > POOL_BYTES) throw new RangeError(`at most ${POOL_BYTES} bytes`);

@@ -30,42 +30,23 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+const problem = (status: number, code: ErrorCode, message: string): Problem => ({
+  status,
+  code,
+  message,
+});
+
 /** Errors raised by Express's body parser before any Nest code runs. */
-const BODY_PARSER_ERRORS: Record<string, Omit<Problem, 'status'> & { status: number }> = {
-  'entity.parse.failed': {
-    status: 400,
-    code: 'MALFORMED_JSON',
-    message: 'Request body is not valid JSON',
-  },
-  'entity.too.large': {
-    status: 413,
-    code: 'PAYLOAD_TOO_LARGE',
-    message: 'Request body exceeds 100 kB',
-  },
-  'encoding.unsupported': {
-    status: 415,
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    message: 'Unsupported content encoding',
-  },
-  'charset.unsupported': {
-    status: 415,
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    message: 'Unsupported charset',
-  },
-  'request.aborted': { status: 400, code: 'MALFORMED_JSON', message: 'Request body was aborted' },
-  'request.size.invalid': {
-    status: 400,
-    code: 'MALFORMED_JSON',
-    message: 'Request body size mismatch',
-  },
+const BODY_PARSER_ERRORS: Record<string, Problem> = {
+  'entity.parse.failed': problem(400, 'MALFORMED_JSON', 'Request body is not valid JSON'),
+  'entity.too.large': problem(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB'),
+  'encoding.unsupported': problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content encoding'),
+  'charset.unsupported': problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported charset'),
+  'request.aborted': problem(400, 'MALFORMED_JSON', 'Request body was aborted'),
+  'request.size.invalid': problem(400, 'MALFORMED_JSON', 'Request body size mismatch'),
 };
 
-/**
- * Every connection of the database pool stayed busy while this request waited for one
- * (`connectionTimeoutMillis`, 5 s): a burst beyond what the pool serves, not a fault. Answered
- * as a render past its queue is (contract §8): 503 with Retry-After, so a platform retries
- * instead of reporting a 500.
- */
+/** No pool connection came free within 5 s: a burst, not a fault, so 503 with Retry-After. */
 const POOL_EXHAUSTED: Problem = {
   status: 503,
   code: 'SERVICE_UNAVAILABLE',
@@ -73,11 +54,7 @@ const POOL_EXHAUSTED: Problem = {
   headers: { 'Retry-After': '1' },
 };
 
-/**
- * The one place where anything thrown becomes an HTTP answer: the error envelope of contract §1.
- * Domain codes map to statuses; unexpected errors are logged with their stack and answered
- * as 500 INTERNAL without internals.
- */
+/** The one place where anything thrown becomes an HTTP answer (contract §1's error envelope). */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
@@ -89,32 +66,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
-    if (exception instanceof PreEncodedError) return sendPreEncoded(res, exception);
+    // An answer encoded before (an idempotent replay): sent byte for byte.
+    if (exception instanceof PreEncodedError)
+      return send(res, exception.status, exception.headers, exception.text);
     const problem = this.toProblem(exception, req);
-
+    const requestId = (req as RequestWithContext).requestId;
     if (problem.status >= 500) {
       this.logger.error(
-        { err: exception, request_id: (req as RequestWithContext).requestId, code: problem.code },
+        { err: exception, request_id: requestId, code: problem.code },
         'request error',
       );
     }
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
-    // Set explicitly: a route may have set another content type before it failed.
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res
-      .status(problem.status)
-      .json(
-        errorEnvelope(
-          problem.code,
-          problem.message,
-          problem.details,
-          (req as RequestWithContext).requestId,
-        ),
-      );
+    const body = errorEnvelope(problem.code, problem.message, problem.details, requestId);
+    send(res, problem.status, problem.headers ?? {}, JSON.stringify(body));
   }
 
   private toProblem(exception: unknown, req: Request): Problem {
@@ -143,15 +107,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const status = exception.getStatus();
     if (status === 404) {
       // Nest answers unmatched routes with a 404; a path that exists under another method is a 405.
-      const allowed = this.routes.allowedMethods(req.path);
-      if (allowed.length > 0 && !allowed.includes(req.method)) {
-        return {
-          status: 405,
-          code: 'METHOD_NOT_ALLOWED',
-          message: `Method ${req.method} not allowed on this path`,
-          headers: { Allow: allowed.join(', ') },
-        };
-      }
+      const wrongMethod = this.routes.methodNotAllowed(req);
+      if (wrongMethod) return this.toProblem(wrongMethod, req);
       return { status: 404, code: 'NOT_FOUND', message: 'Resource not found' };
     }
     const code = STATUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED');
@@ -160,13 +117,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** An answer encoded before (an idempotent replay): sent byte for byte. */
-function sendPreEncoded(res: Response, answer: PreEncodedError): void {
+function send(res: Response, status: number, headers: Record<string, string>, text: string) {
   if (res.headersSent) {
     res.end();
     return;
   }
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  // Set explicitly: a route may have set another content type before it failed.
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.status(answer.status).send(answer.text);
+  res.status(status).send(text);
 }

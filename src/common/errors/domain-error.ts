@@ -1,9 +1,6 @@
 import { ErrorCode, ErrorDetail } from './error-codes.js';
 
-/**
- * The one error type services and adapters throw. It carries a string code that the global
- * filter maps to an HTTP status; `cause` is logged, never sent to the client.
- */
+/** The one error type services and adapters throw; `cause` is logged, never sent. */
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,

@@ -1,12 +1,10 @@
 import { assertNames } from '../naming.js';
 
 /**
- * The error codes every module may answer with (contract §1), each with its HTTP status. A module
- * adds its own codes in its `<module>.slice.ts` with `defineErrorCodes`, and extends the
- * `ErrorCodes` type below there by declaration merging, so `new DomainError('ITS_CODE', …)`
- * type-checks wherever the module's slice file is in the program.
+ * The error codes every module may answer with (contract §1), and their statuses. A module adds
+ * its own with `defineErrorCodes` and extends `ErrorCodes` by declaration merging.
  */
-export const COMMON_ERROR_CODES = {
+const COMMON_ERROR_CODES = {
   MALFORMED_JSON: 400,
   VALIDATION_FAILED: 400,
   UNKNOWN_FIELD: 400,
@@ -41,11 +39,7 @@ export interface ErrorDetail {
   issue: string;
 }
 
-/**
- * Declares a module's codes. The returned table is what the module lists in its slice; the
- * composition root registers every slice's table at start (registerErrorCodes), so the filter
- * knows each code's status. A name breaking the error-code rule (common/naming.ts) throws.
- */
+/** Declares a module's codes (listed in its slice, registered at start); a bad name throws. */
 export const defineErrorCodes = <T extends ErrorCodeTable>(table: T): T => {
   assertNames('errorCode', Object.keys(table), 'defineErrorCodes');
   return table;
@@ -54,7 +48,7 @@ export const defineErrorCodes = <T extends ErrorCodeTable>(table: T): T => {
 const catalogue = new Map<string, number>(Object.entries(COMMON_ERROR_CODES));
 
 /** Adds a module's codes to the catalogue; one code may not have two statuses. */
-export function registerErrorCodes(table: ErrorCodeTable): void {
+export function registerErrorCodes(table: ErrorCodeTable = {}): void {
   for (const [code, status] of Object.entries(table)) {
     const known = catalogue.get(code);
     if (known !== undefined && known !== status)

@@ -1,10 +1,6 @@
 import type { ErrorCode, ErrorDetail } from './error-codes.js';
 
-/**
- * An error as the service writes it, for the OpenAPI document's examples: the code with the
- * message and `details` its throw site produces. A module gives each of its codes a default one
- * in its slice (`errorExamples`); openapi/error-examples.ts holds the common codes'.
- */
+/** An error as the service writes it, for the OpenAPI document's examples. */
 export interface ErrorExample {
   code: ErrorCode;
   message: string;

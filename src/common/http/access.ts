@@ -2,11 +2,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import { assertNames } from '../naming.js';
 
-/**
- * Every scope of the program. Each module declares its own in its `<module>.slice.ts` with
- * `defineScopes`, extending this type by declaration merging; the composition root registers
- * them at start (registerScopes), so the credentials tool knows the full list.
- */
+/** Every scope of the program: each slice extends it by declaration merging (defineScopes). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Scopes {}
 
@@ -21,15 +17,12 @@ export const defineScopes = <T extends ScopeTable>(table: T): T => {
   return table;
 };
 
-const catalogue = new Map<string, { description: string; byNameOnly: boolean }>();
+/** Every registered scope, and whether it is granted by its name only. */
+const catalogue = new Map<string, boolean>();
 
-/**
- * Makes a module's scopes known. `byNameOnly`: `--scopes all` leaves them out (a scope that
- * reaches other clients' data, like the health authority's, is granted only by its name).
- */
-export function registerScopes(table: ScopeTable, opts: { byNameOnly?: boolean } = {}): void {
-  for (const [scope, description] of Object.entries(table))
-    catalogue.set(scope, { description, byNameOnly: opts.byNameOnly === true });
+/** Makes a module's scopes known; `byNameOnly` (reaching other clients' data): not in `--scopes all`. */
+export function registerScopes(table: ScopeTable = {}, byNameOnly = false): void {
+  for (const scope of Object.keys(table)) catalogue.set(scope, byNameOnly);
 }
 
 /** Every registered scope, in registration order. */
@@ -37,11 +30,9 @@ export const knownScopes = (): Scope[] => [...catalogue.keys()] as Scope[];
 
 /** What `--scopes all` grants: every registered scope but those granted only by name. */
 export const allScopes = (): Scope[] =>
-  [...catalogue].filter(([, s]) => !s.byNameOnly).map(([scope]) => scope) as Scope[];
+  [...catalogue].filter(([, byNameOnly]) => !byNameOnly).map(([scope]) => scope) as Scope[];
 
 export const isScope = (s: string): s is Scope => catalogue.has(s);
-
-export const scopeDescription = (s: string): string | undefined => catalogue.get(s)?.description;
 
 export const SCOPES_KEY = 'required-scopes';
 export const PUBLIC_KEY = 'public-route';
@@ -53,9 +44,8 @@ export const API_SECRET_SCHEME = 'ApiSecret';
 export const CITIZEN_TOKEN_SCHEME = 'MiArgentina';
 
 /**
- * The scope a route needs, for the guard and for the OpenAPI document at once: one
- * requirement object holding both credential headers (two objects would mean "either"), and
- * the scope as `x-required-scope` (OAS 3.0 allows scopes only on OAuth2 schemes).
+ * The scope a route needs, for the guard and the OpenAPI document: one requirement holding both
+ * headers (two would mean "either"), the scope as `x-required-scope` (OAS 3.0 has none here).
  */
 export const RequireScope = (scope: Scope) =>
   applyDecorators(

@@ -7,13 +7,8 @@ import type { RequestWithContext } from './request-context.js';
 const NEVER_SHED = /^\/(health\/|metrics$)/;
 
 /**
- * SPEC 13: a bound on the requests one process works on at once, checked before anything else
- * is done for a request (authentication, the body, a database connection). Past it the request
- * is answered at once, 503 SERVICE_UNAVAILABLE with Retry-After, so a burst beyond capacity is
- * shed instead of queued: queued work would make every request slower until the heap ran out.
- * A counter of our own rather than a library: overload-protection and toobusy-js shed on
- * event-loop lag, measured after the fact, and neither bounds what is in flight (docs/
- * architecture.md, "Why not a library").
+ * SPEC 13: past HTTP_MAX_IN_FLIGHT requests, one is answered 503 with Retry-After before any work,
+ * so a burst is shed instead of queued (docs/architecture.md, "Why not a library").
  */
 export function admissionMiddleware(maxInFlight: number, registry: Registry) {
   let inFlight = 0;

@@ -2,11 +2,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { Request } from 'express';
 
 /**
- * The key every per-address limit counts under (SPEC 11.7): an IPv4 address is itself; an IPv6
- * address is its /64, the allocation one site gets and whose 2^64 addresses it picks from
- * freely (keyed by the full address, each of them had a budget of its own); an IPv4-mapped IPv6
- * address (`::ffff:a.b.c.d`, how a dual-stack socket sees an IPv4 peer) is the IPv4 it carries.
- * Anything else (no address known) is kept as it is. Pure.
+ * The key a per-address limit counts under (SPEC 11.7): an IPv4 address; an IPv6 address's /64
+ * (one site's allocation, whose addresses it picks freely); the IPv4 an IPv4-mapped one carries.
  */
 export function addressKey(address: string): string {
   if (isIPv4(address)) return address;
@@ -20,10 +17,7 @@ export function addressKey(address: string): string {
     .join(':')}::/64`;
 }
 
-/**
- * The address key of a request's client: req.ip is the peer, or the address X-Forwarded-For
- * names through a TRUST_PROXY proxy.
- */
+/** The address key of a request's client (req.ip: the peer, or X-Forwarded-For's per TRUST_PROXY). */
 export const clientAddressKey = (req: Request): string =>
   addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 

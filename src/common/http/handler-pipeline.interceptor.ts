@@ -1,4 +1,6 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { Observable } from 'rxjs';
@@ -7,40 +9,32 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import { DomainError } from '../errors/domain-error.js';
 import { statusOf } from '../errors/error-codes.js';
 import type { RequestWithContext } from './request-context.js';
-import { UndeclaredQueryCheck } from '../validation/undeclared-query.js';
+import { unknownFields } from '../validation/unknown-fields.js';
 import { PreEncodedJson } from './pre-encoded-json.js';
 import { RAW_RESPONSE } from './raw-response.decorator.js';
 
 /**
- * What every handler gets around it, in ONE interceptor (each interceptor is a few rxjs
- * subscriptions per request; four of them were measurable on the registration's CPU):
- *
- * - contract §1's refusal of query parameters a handler does not declare (UndeclaredQueryCheck);
- * - REQUEST_TIMEOUT_MS (SPEC 13): when a request's time is up its signal aborts
- *   (request-scope.ts): the statement under way is cancelled, a transaction rolls back instead
- *   of committing, an upstream call stops. The answer waits for the work to end, so it tells
- *   what happened: 503 SERVICE_UNAVAILABLE with Retry-After when the work stopped (nothing was
- *   stored), the work's own answer when it had already committed. Work that does not end
- *   within ABANDON_GRACE_MS after that is answered 503 anyway, and logged;
- * - the success envelope of contract §1, `{ success: true, data }` (a PreEncodedJson answer is sent
- *   as its text: an idempotent replay, byte for byte), except for raw-answer handlers.
- *
- * The request's scope (its id for the event log) is set by requestScopeMiddleware.
+ * What every handler gets around it, in ONE interceptor (each costs rxjs subscriptions):
+ * - the refusal of query parameters it does not declare (contract §1);
+ * - REQUEST_TIMEOUT_MS (SPEC 13): the request's signal aborts, and the answer waits for the work
+ *   to end: 503 with Retry-After when it stopped, its own answer when it had committed, 503
+ *   anyway after ABANDON_GRACE_MS;
+ * - the success envelope (a PreEncodedJson is sent as its text), except for raw-answer handlers.
  */
 @Injectable()
 export class HandlerPipelineInterceptor implements NestInterceptor {
-  private readonly raw = new WeakMap<object, boolean>();
+  private readonly handlers = new WeakMap<object, { raw: boolean; takesQuery: boolean }>();
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly undeclaredQuery: UndeclaredQueryCheck,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const raw = this.isRaw(context);
-    this.undeclaredQuery.assert(context, raw);
+    const { raw, takesQuery } = this.handlerOf(context);
     const req = context.switchToHttp().getRequest<RequestWithContext>();
+    const query = takesQuery ? [] : Object.keys(req.query ?? {});
+    if (query.length > 0) throw unknownFields(query, 'query parameter');
     const elapsedMs = Number(process.hrtime.bigint() - req.startedAt) / 1e6;
     const remainingMs = Math.max(0, this.config.http.requestTimeoutMs - elapsedMs);
     return new Observable((subscriber) => {
@@ -71,21 +65,26 @@ export class HandlerPipelineInterceptor implements NestInterceptor {
     });
   }
 
-  private isRaw(context: ExecutionContext): boolean {
+  /** Worked out once per handler; a handler without a @Query() DTO (or a raw one) takes none. */
+  private handlerOf(context: ExecutionContext): { raw: boolean; takesQuery: boolean } {
     const handler = context.getHandler();
-    let raw = this.raw.get(handler);
-    if (raw === undefined) {
-      raw =
+    let known = this.handlers.get(handler);
+    if (!known) {
+      const raw =
         this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()]) ??
         false;
-      this.raw.set(handler, raw);
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
+        {}) as Record<string, unknown>;
+      const takesQuery = Object.keys(args).some((k) => k.startsWith(`${RouteParamtypes.QUERY}:`));
+      known = { raw, takesQuery: raw || takesQuery };
+      this.handlers.set(handler, known);
     }
-    return raw;
+    return known;
   }
 }
 
 /** How long work that was told to stop may take before its request is answered anyway. */
-export const ABANDON_GRACE_MS = 5000;
+const ABANDON_GRACE_MS = 5000;
 
 /** A refusal the handler decided on its own (a 4xx), which a timeout does not replace. */
 const isClientError = (err: unknown): boolean =>

@@ -23,12 +23,9 @@ interface Frame {
 }
 
 /**
- * The path (`items[1].codigo`) of the first name that appears twice in one object of `json`,
- * or null. JSON.parse keeps the last of them without a word, so a body could say one thing to a
- * gateway that reads the first and another to this service: it is refused instead. For text the
- * parser accepted. Names are compared decoded, so `"a"` and `"\u0061"` are the same name. One
- * pass over the bytes; a name is decoded once. Bytes that are not well-formed JSON end the scan
- * with null, never a throw or a loop.
+ * The path (`items[1].codigo`) of the first name twice in one object of `json`, or null.
+ * JSON.parse keeps the last silently, so a gateway reading the first would see another body.
+ * Names are compared decoded; bytes that are not JSON end the scan with null.
  */
 export function duplicateKeyPath(json: Buffer): string | null {
   const stack: Frame[] = [];
@@ -87,11 +84,7 @@ function decodeName(json: Buffer, from: number, to: number): string | null {
   }
 }
 
-/**
- * Where the raw body the JSON parser read (and its charset) waits for the check: a property of
- * the request under a private symbol, not a WeakMap keyed by requests (every short-lived key of
- * a WeakMap is extra work for each garbage collection).
- */
+/** The raw body and charset, under a private symbol (a WeakMap costs each garbage collection). */
 const RAW_BODY = Symbol('rawJsonBody');
 type WithRawBody = Request & { [RAW_BODY]?: { bytes: Buffer; charset: string } };
 
@@ -110,27 +103,16 @@ export function jsonDuplicateKeysMiddleware(
   next: NextFunction,
 ): void {
   const raw = (req as WithRawBody)[RAW_BODY];
-  if (raw === undefined) {
-    next();
-    return;
-  }
   (req as WithRawBody)[RAW_BODY] = undefined;
-  const path = duplicateKeyPath(asUtf8(raw.bytes, raw.charset));
-  if (path === null) {
-    next();
-    return;
-  }
+  // Decoded as body-parser decoded it (iconv-lite, the same version).
+  const text =
+    raw &&
+    (raw.charset === 'utf-8' ? raw.bytes : Buffer.from(iconv.decode(raw.bytes, raw.charset)));
+  const path = text ? duplicateKeyPath(text) : null;
+  if (path === null) return next();
   next(
     new DomainError('VALIDATION_FAILED', 'Request body names a member twice', [
       { field: path, issue: 'appears more than once in the same object' },
     ]),
   );
-}
-
-/**
- * The body's text as UTF-8 bytes, decoded as the parser decoded it (body-parser reads every
- * charset with iconv-lite; the check names it as its own dependency, the same version).
- */
-function asUtf8(bytes: Buffer, charset: string): Buffer {
-  return charset === 'utf-8' ? bytes : Buffer.from(iconv.decode(bytes, charset), 'utf8');
 }

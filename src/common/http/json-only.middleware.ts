@@ -11,27 +11,15 @@ const hasBody = (req: Request) =>
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
- * Contract §1: a body-carrying request without a JSON content type is refused with 415 — but only
- * once the method is known to apply: a method the path does not take is 405 with Allow
- * whatever its body (checked first, as the method comes first), and a PUT or PATCH without
- * a body has no media type to refuse (it goes on to routing: 405 or 404). A POST always needs
- * the JSON content type, body or not.
+ * Contract §1: a body-carrying request without a JSON content type is 415, once the method is
+ * known to apply (else 405 with Allow); a PUT or PATCH without a body has no media type to refuse.
  */
 export function jsonOnlyMiddleware(routes: RouteMethodIndex) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (req.method === 'DELETE') return next(deleteBodyProblem(routes, req));
     if (!BODY_METHODS.has(req.method)) return next();
-    const allowed = routes.allowedMethods(req.path);
-    if (allowed.length > 0 && !allowed.includes(req.method)) {
-      return next(
-        new DomainError(
-          'METHOD_NOT_ALLOWED',
-          `Method ${req.method} not allowed on this path`,
-          undefined,
-          { headers: { Allow: allowed.join(', ') } },
-        ),
-      );
-    }
+    const wrongMethod = routes.methodNotAllowed(req);
+    if (wrongMethod) return next(wrongMethod);
     if (req.method !== 'POST' && !hasBody(req)) return next();
     if (!JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) {
       return next(
@@ -42,11 +30,7 @@ export function jsonOnlyMiddleware(routes: RouteMethodIndex) {
   };
 }
 
-/**
- * Contract §1: a DELETE takes no body. The body parser would parse one and the handler ignore it,
- * so a client sending, say, a reason for the release would believe it recorded. Only on a path
- * that takes DELETE: elsewhere the answer is the 404 or 405 it would be anyway.
- */
+/** Contract §1: a DELETE takes no body (a client would believe it recorded), on a path that takes DELETE. */
 function deleteBodyProblem(routes: RouteMethodIndex, req: Request): DomainError | undefined {
   if (!hasBody(req) || !routes.allowedMethods(req.path).includes('DELETE')) return undefined;
   return new DomainError('VALIDATION_FAILED', 'This operation takes no request body', [

@@ -1,8 +1,4 @@
-/**
- * A whole response body already encoded as JSON: sent byte for byte, neither wrapped in the
- * envelope nor re-serialised (an idempotent replay must repeat the first answer exactly).
- * Returned by a handler for a success; thrown as `PreEncodedError` for an error status.
- */
+/** A success body already encoded, sent byte for byte (an idempotent replay repeats the first). */
 export class PreEncodedJson {
   constructor(readonly text: string) {}
 }

@@ -16,20 +16,14 @@ export interface AuthenticatedClient {
 
 /** The per-request state our middlewares and guards attach to Express's request. */
 export interface RequestWithContext extends Request {
-  /** The id the answer and the logs carry: the client's sane X-Request-Id, else serviceRequestId. */
+  /** The client's sane X-Request-Id, else serviceRequestId. */
   requestId: string;
   /** A UUID the service minted for this request, whatever the client sent. */
   serviceRequestId: string;
-  /**
-   * The caller's sane X-Request-Id, or null when it sent none (or one not echoed). Echoed to
-   * anyone; kept in the event log only for an authenticated client (currentClientRequestId).
-   */
+  /** The caller's sane X-Request-Id, else null; in the event log only once authenticated. */
   clientRequestId: string | null;
   startedAt: bigint;
   apiClient?: AuthenticatedClient;
-  /**
-   * Aborted when the request's time is up (REQUEST_TIMEOUT_MS: HandlerPipelineInterceptor) or
-   * its client went away: the work under way stops (request-scope.ts, `currentSignal`).
-   */
+  /** Aborted when the request's time is up or its client went away (request-scope.ts). */
   abort?: AbortController;
 }

@@ -1,4 +1,5 @@
-import type { Express } from 'express';
+import type { Express, Request } from 'express';
+import { DomainError } from '../errors/domain-error.js';
 
 interface RouteEntry {
   pattern: RegExp;
@@ -8,22 +9,13 @@ interface RouteEntry {
 }
 
 /**
- * Knows which methods each registered route answers, so an unmatched request can be told
- * 405 (path exists, method does not) rather than 404. Built once after the app is initialised,
- * from the Express router, without touching the router's own matching state.
- *
- * A path is its most specific routes': a literal segment beats a parameter, left to right, so
- * `/v1/recetas/registrar` is the POST route's alone, not also `/v1/recetas/:id_transaccion`'s.
- * The service's parameters are ids (digits, UUIDs, CUIRs), never a word a sibling route spells,
- * and GET on such a path is a 404: the parameter route must not be advertised there.
+ * Which methods each route answers, so an unmatched request can be told 405 rather than 404;
+ * read once from the Express router. A path is its most specific routes' (a literal segment
+ * beats a parameter, left to right): `/v1/recetas/registrar` is not `/v1/recetas/:id`'s.
  */
 export class RouteMethodIndex {
   private entries: RouteEntry[] = [];
-  /**
-   * The answers for the paths that are routes' literal paths (`/v1/recetas/registrar`, the POSTs
-   * every request asks about: json-only.middleware), worked out once when the routes load; a
-   * path with an id is matched against the patterns.
-   */
+  /** The answers for routes' literal paths, worked out once (json-only.middleware asks each POST). */
   private literal = new Map<string, readonly string[]>();
 
   loadFrom(express: Express): void {
@@ -55,6 +47,18 @@ export class RouteMethodIndex {
   /** Methods registered for this path; empty when no route has the path at all. */
   allowedMethods(path: string): readonly string[] {
     return this.literal.get(path) ?? this.match(path);
+  }
+
+  /** 405 with Allow when the path exists under other methods only, else undefined. */
+  methodNotAllowed(req: Request): DomainError | undefined {
+    const allowed = this.allowedMethods(req.path);
+    if (allowed.length === 0 || allowed.includes(req.method)) return undefined;
+    return new DomainError(
+      'METHOD_NOT_ALLOWED',
+      `Method ${req.method} not allowed on this path`,
+      undefined,
+      { headers: { Allow: allowed.join(', ') } },
+    );
   }
 
   private match(path: string): readonly string[] {

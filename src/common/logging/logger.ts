@@ -3,10 +3,7 @@ import pino, { Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 import type { LogLevel } from '../../config/core-config.js';
 
-/**
- * Fields that may carry personal data or secrets, wherever they appear in a log object.
- * Logs never carry a document number, a name or a secret (contract §6).
- */
+/** Fields that may carry personal data or secrets (contract §6: logs carry none). */
 const REDACT_PATHS = [
   '*.documento',
   '*.documento_paciente',
@@ -27,9 +24,9 @@ const REDACT_PATHS = [
   'headers.authorization',
 ];
 
-/** Query parameters whose values are enums or dates, never personal data: logged when sane. */
+/** Query parameters whose values are enums or dates: logged when sane. */
 const LOGGED_QUERY_VALUES = new Set(['fecha_desde', 'fecha_hasta', 'estado']);
-/** Query parameters that hold a person's data or a secret: never logged, whatever the value. */
+/** Query parameters that hold a person's data or a secret: never logged. */
 const PERSONAL_QUERY_KEYS =
   /^(documento|documento_paciente|dni|nrodoc|cuil|cuit|nombre|apellido|matricula|f|token|secret|clave|password)$/;
 const SANE_VALUE = /^[0-9A-Za-z:+.-]{1,40}$/;
@@ -39,7 +36,7 @@ const FILE_NAME = /^[a-z][a-z0-9_-]{0,39}(\.(json|yaml|js|css|map|png|ico|html|t
 /** An id, a page, a code: digits, short enough to be no CUIR. */
 const NUMBER = /^\d{1,18}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A DNI as clients write it, with or without dots: never logged, wherever it appears. */
+/** A DNI, with or without dots. */
 const DNI_SHAPE = /^\d{1,2}\.?\d{3}\.?\d{3}$/;
 /** A CUIL or CUIT without dashes (with dashes it is no number, and no word either). */
 const CUIL_SHAPE = /^\d{11}$/;
@@ -51,9 +48,7 @@ const identifiesNobody = (n: string) => !DNI_SHAPE.test(n) && !CUIL_SHAPE.test(n
 
 /**
  * A path segment stays when it cannot be personal data or a secret: a route's word or a file
- * name (lower case, no token), a number that is no DNI, CUIL or CUIR, or a UUID (the ids of
- * dispensations and reservations). Anything else (upper case, accents, spaces, dashes in a
- * CUIL, mixed-case keys and tokens) may be a name or a secret.
+ * name (lower case, no token), a number that is no DNI, CUIL or CUIR, or a UUID.
  */
 function pathSegment(seg: string): string {
   if (seg === '') return seg;
@@ -62,12 +57,7 @@ function pathSegment(seg: string): string {
   return FILE_NAME.test(seg) && !TOKEN_SHAPE.test(seg.split('.')[0]) ? seg : REDACTED;
 }
 
-/**
- * A query value stays when it is a number that is no DNI, CUIL or CUIR (a page, a code, an id),
- * or, for the parameters whose values are enums or dates, when it looks sane: a value with
- * letters may be a name elsewhere (`q`, an unknown key). A person's or a secret's parameter is
- * never logged.
- */
+/** A query value stays when it is a number that identifies nobody, or a sane enum or date. */
 function queryValue(key: string, value: string): string {
   if (PERSONAL_QUERY_KEYS.test(key)) return REDACTED;
   if (NUMBER.test(value)) return identifiesNobody(value) ? value : REDACTED;
@@ -76,12 +66,7 @@ function queryValue(key: string, value: string): string {
     : REDACTED;
 }
 
-/**
- * The URL as logged. Any part of it is client input and may carry a document number, a name or
- * a secret, also where no parameter is meant to (an unknown key, a DNI sent as an id): each
- * part is kept only when its shape says it identifies nobody (pathSegment, queryValue); query
- * keys only when they are words.
- */
+/** The URL as logged: each part is client input, kept only when its shape identifies nobody. */
 export function scrubUrl(url: string): string {
   const at = url.indexOf('?');
   const path = (at < 0 ? url : url.slice(0, at)).split('/').map(pathSegment).join('/');
@@ -100,11 +85,7 @@ export function scrubUrl(url: string): string {
   return `${path}?${query}`;
 }
 
-/**
- * Errors are logged with their stack, but TypeORM's QueryFailedError also carries the
- * statement's `parameters` (a registration's document number, for one) and PostgreSQL's
- * `detail`/`where`, which quote the offending values: those stay out of the log.
- */
+/** Errors without TypeORM's `parameters` nor PostgreSQL's `detail`/`where`, which quote values. */
 function errSerializer(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error) as Record<string, unknown>;
   if (!out || typeof out !== 'object') return out;
@@ -131,10 +112,7 @@ const BASE_OPTIONS: pino.LoggerOptions = {
   formatters: { level: (label) => ({ level: label }) },
 };
 
-/**
- * The root logger. `format`: JSON lines (for collectors) or one readable line per event (for a
- * developer); unset, readable when stdout is a terminal and JSON otherwise.
- */
+/** The root logger; `format` unset: readable on a terminal, JSON lines otherwise. */
 export function createRootLogger(
   level: LogLevel,
   destination?: pino.DestinationStream,
@@ -147,26 +125,21 @@ export function createRootLogger(
     { ...BASE_OPTIONS, level, redact: { paths: REDACT_PATHS, censor: '[REDACTED]' } },
     destination ??
       (pretty
-        ? // Formats in this thread, synchronously: a terminal is read by a person, not under load.
-          pinoPretty({
+        ? pinoPretty({
             sync: true,
             translateTime: 'SYS:HH:MM:ss.l',
             ignore: 'pid,hostname,service',
             messageKey: 'msg',
             singleLine: true,
           })
-        : // Asynchronous stdout: under load, lines written while a write is in flight go out
-          // together instead of one blocking syscall per request line. main.ts flushes on shutdown.
+        : // Asynchronous: no blocking syscall per line under load; main.ts flushes on shutdown.
           pino.destination({ dest: 1, sync: false })),
   );
 }
 
 /**
- * A logger writing to `root`'s destination at its level, with the same format but no
- * redaction pass, for the per-request access line only: every field of that line is built
- * from values that cannot hold personal data (ids, method, the scrubbed URL, route, status,
- * latency), and redaction is a measurable share of each request's CPU. Anything carrying
- * request or registry data goes through the root logger.
+ * `root`'s destination and level without the redaction pass (a measurable share of a request's
+ * CPU), for the access line only, whose fields cannot hold personal data.
  */
 export function createAccessLogger(root: Logger): Logger {
   const destination = (root as unknown as Record<symbol, pino.DestinationStream>)[

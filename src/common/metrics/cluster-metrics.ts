@@ -13,11 +13,7 @@ interface Answer {
   error?: string;
 }
 
-/**
- * In a cluster's primary: answers a worker asked for /metrics with the whole service's metrics,
- * every worker's registry aggregated by prom-client (each metric by its `aggregator`: counters
- * and histograms summed, gauges read from the shared database taken once with `max`).
- */
+/** In a cluster's primary: answers a worker's /metrics with every worker's registry aggregated. */
 export function serveClusterMetrics(): void {
   const aggregator = new AggregatorRegistry();
   cluster.on('message', (worker, msg: { type?: string; id?: string }) => {
@@ -30,14 +26,10 @@ export function serveClusterMetrics(): void {
   });
 }
 
-/**
- * What /metrics answers: in a cluster's worker, the primary's aggregate of every worker (its own
- * registry joins it); in a single process, its registry.
- */
+/** What /metrics answers: in a cluster's worker, the primary's aggregate; else its registry. */
 export function metricsSource(registry: Registry): () => Promise<string> {
   if (!cluster.isWorker) return () => registry.metrics();
-  // The instance answers the primary's requests for this worker's metrics (prom-client adds
-  // that listener when one is made); they are this registry's.
+  // Made, it answers the primary's requests for this worker's metrics (this registry's).
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([registry]);
   const pending = new Map<string, (a: Answer) => void>();

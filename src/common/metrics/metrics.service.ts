@@ -2,15 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { metricsSource } from './cluster-metrics.js';
 
-/**
- * One Prometheus registry per application instance (not the library's global one), so
- * several apps in one test process do not collide. Domain modules add their own metrics here.
- */
+/** A Prometheus registry per app (not the global one: apps in one test process would collide). */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  /** The text /metrics answers: the whole service's, across a cluster's workers. */
   readonly scrape: () => Promise<string>;
 
   constructor() {

@@ -17,23 +17,12 @@ import {
   wrap,
 } from 'cockatiel';
 import type { Logger } from 'pino';
+import type { CoreConfig } from '../../config/core-config.js';
 import { currentSignal } from '../http/request-scope.js';
 import { DomainError } from '../errors/domain-error.js';
 import { UpstreamFailure } from './upstream-failure.js';
 
-export interface ResilienceOptions {
-  /** Per attempt. */
-  timeoutMs: number;
-  /** Attempts in all (1 = no retry). Only for idempotent calls. */
-  maxAttempts: number;
-  /** Consecutive failed calls that open the breaker. */
-  breakerThreshold: number;
-  /** How long the breaker stays open before letting one trial call through. */
-  halfOpenAfterMs: number;
-  /** Concurrent calls; more wait in a queue of `bulkheadQueue`, and beyond that fail at once. */
-  bulkheadLimit: number;
-  bulkheadQueue: number;
-}
+export type ResilienceOptions = CoreConfig['resilience'];
 
 export type BreakerState = 'closed' | 'open' | 'half-open' | 'isolated';
 
@@ -50,11 +39,8 @@ const isFailure = (err: Error) =>
   err instanceof TaskCancelledError || err instanceof UpstreamFailure;
 
 /**
- * The one policy every outbound call goes through: a bulkhead (a hung system cannot take every
- * socket), a circuit breaker (fail fast while the system is down), bounded retries with
- * jittered exponential backoff, and a timeout per attempt that aborts the request.
- * Whatever fails comes out as DomainError UPSTREAM_UNAVAILABLE; domain results (e.g. "not
- * found") pass through untouched and do not count as failures.
+ * The one policy of every outbound call: bulkhead, circuit breaker, jittered retries, a timeout
+ * per attempt. Failures come out as UPSTREAM_UNAVAILABLE; domain results pass through uncounted.
  */
 export class ResiliencePolicy {
   private readonly breaker: CircuitBreakerPolicy;
@@ -119,10 +105,7 @@ export class ResiliencePolicy {
   }
 }
 
-/**
- * Whether a failed call never reached the upstream: its circuit was open or its bulkhead full.
- * A retry budget must not be spent on such a call (it says nothing about the upstream).
- */
+/** A failed call that never reached the upstream (circuit open, bulkhead full): no retry spent. */
 export function wasNotAttempted(err: unknown): boolean {
   if (!(err instanceof DomainError) || err.code !== 'UPSTREAM_UNAVAILABLE') return false;
   return err.cause instanceof BrokenCircuitError || err.cause instanceof BulkheadRejectedError;

@@ -14,11 +14,7 @@ const STATE_VALUE: Record<BreakerState, number> = {
   isolated: 3,
 };
 
-/**
- * Owns one ResiliencePolicy per external system (shared by every caller of that system, as a
- * breaker must be), with defaults from configuration; reports breaker states to readiness
- * and to /metrics.
- */
+/** One ResiliencePolicy per external system (a breaker is shared); its states to readiness and /metrics. */
 @Injectable()
 export class ResilienceRegistry {
   private readonly policies = new Map<string, ResiliencePolicy>();
@@ -47,20 +43,7 @@ export class ResilienceRegistry {
   policy(system: string, overrides: Partial<ResilienceOptions> = {}): ResiliencePolicy {
     let p = this.policies.get(system);
     if (!p) {
-      const r = this.config.resilience;
-      p = new ResiliencePolicy(
-        system,
-        {
-          timeoutMs: r.timeoutMs,
-          maxAttempts: r.maxAttempts,
-          breakerThreshold: r.breakerThreshold,
-          halfOpenAfterMs: r.halfOpenAfterMs,
-          bulkheadLimit: r.bulkheadLimit,
-          bulkheadQueue: r.bulkheadQueue,
-          ...overrides,
-        },
-        this.log,
-      );
+      p = new ResiliencePolicy(system, { ...this.config.resilience, ...overrides }, this.log);
       this.policies.set(system, p);
     }
     return p;

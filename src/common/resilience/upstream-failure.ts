@@ -1,9 +1,4 @@
-/**
- * An external system failed in a way worth reporting (timeout, 5xx, garbage, quota, bad
- * credentials). Adapters throw it with the upstream's own code for the log; the resilience
- * policy counts it for the breaker, retries it when `retriable`, and turns it into
- * UPSTREAM_UNAVAILABLE for the client, which never sees the upstream code.
- */
+/** An external system failed; the upstream's code is logged, never shown to the client. */
 export class UpstreamFailure extends Error {
   constructor(
     readonly system: string,

@@ -1,13 +1,10 @@
-/**
- * What REFEPS and RENAPER share as SISA web services: HTTP 200 whatever happens, the outcome in
- * a `resultado` code, XML unless JSON is asked for (and sometimes despite it), a one-element
- * list sent as the bare element. Pure functions, no I/O: the adapters feed them the raw answer.
- */
+// What REFEPS and RENAPER share as SISA web services: HTTP 200 whatever happens, the outcome in
+// `resultado`, XML unless JSON is asked for (and sometimes despite it), a list of one sent bare.
 import { XMLParser } from 'fast-xml-parser';
 import { UpstreamFailure } from '../resilience/upstream-failure.js';
 import { cleanExternalText } from '../validation/request-text.js';
 
-export interface SisaHttpAnswer {
+interface SisaHttpAnswer {
   status: number;
   body: string;
 }
@@ -26,18 +23,7 @@ const NOT_RETRIABLE = new Set([
 const isRecord = (v: unknown): v is SisaRecord =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * The upstream's code goes into logs, so only a short code-like string passes; anything else
- * (free text could carry personal data) is reported generically.
- */
-function safeCode(raw: string): string {
-  return /^[A-Z0-9_ ]{1,40}$/.test(raw) ? raw : 'UNKNOWN_RESULTADO';
-}
-
-/**
- * SISA's XML read as the tree it sends as JSON: text stays text ('007' is no number), a repeated
- * child becomes an array, an empty element '', attributes are ignored.
- */
+/** SISA's XML read as the tree it sends as JSON: text stays text ('007'), attributes ignored. */
 const xml = new XMLParser({
   parseTagValue: false,
   ignoreDeclaration: true,
@@ -46,10 +32,7 @@ const xml = new XMLParser({
   maxNestedTags: 64,
 });
 
-/**
- * The root element's value; undefined when the document is malformed, has several roots, or a
- * DOCTYPE (SISA declares no entities, so none are expanded).
- */
+/** The root element's value; undefined when malformed, with several roots, or a DOCTYPE. */
 function parseXml(body: string): unknown {
   if (/<!DOCTYPE/i.test(body)) return undefined;
   try {
@@ -84,10 +67,7 @@ function parseBody(system: string, answer: SisaHttpAnswer): SisaRecord {
   throw fail(body === '' ? 'EMPTY_BODY' : 'UNEXPECTED_BODY');
 }
 
-/**
- * The record when `resultado` is OK, null when the registry has no such record; otherwise an
- * UpstreamFailure carrying SISA's code (auth and quota refusals are not retried).
- */
+/** The record when `resultado` is OK, null when there is none, else an UpstreamFailure. */
 export function decodeSisaAnswer(system: string, answer: SisaHttpAnswer): SisaRecord | null {
   if (answer.status < 200 || answer.status > 299) {
     const retriable = answer.status >= 500 || answer.status === 408 || answer.status === 429;
@@ -98,11 +78,12 @@ export function decodeSisaAnswer(system: string, answer: SisaHttpAnswer): SisaRe
   if (resultado === 'OK') return record;
   if (resultado === 'REGISTRO_NO_ENCONTRADO') return null;
   if (resultado === '') throw new UpstreamFailure(system, 'MISSING_RESULTADO', true);
-  const code = safeCode(resultado);
+  // Logged: free text could carry personal data.
+  const code = /^[A-Z0-9_ ]{1,40}$/.test(resultado) ? resultado : 'UNKNOWN_RESULTADO';
   throw new UpstreamFailure(system, code, !NOT_RETRIABLE.has(code));
 }
 
-/** SISA sends a list of one as the element itself, and leaves an empty list out (or empty). */
+/** SISA sends a list of one as the element itself, an empty list as nothing. */
 export function asList(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (value === undefined || value === null || value === '') return [];
@@ -115,11 +96,7 @@ export function listOf(wrapper: unknown, item: string): SisaRecord[] {
   return asList(inner).filter(isRecord);
 }
 
-/**
- * A scalar as trimmed text: JSON may give numbers, XML gives '' where JSON gives null. Cleaned of
- * controls, separators and invisible format characters: a registry's text is stored, printed on
- * prescriptions and shown on the public page, and must not carry them (SPEC 11.6).
- */
+/** A scalar as trimmed text, cleaned of refused characters (SPEC 11.6). */
 export function text(value: unknown): string {
   if (typeof value === 'string') return cleanExternalText(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -4,7 +4,7 @@ import { firstValueFrom } from 'rxjs';
 import { UpstreamFailure } from '../resilience/upstream-failure.js';
 import { decodeSisaAnswer, SisaRecord } from './sisa-answer.js';
 
-export interface SisaCall {
+interface SisaCall {
   system: string;
   baseUrl: string;
   /** e.g. `/sisa/services/rest/profesional/obtener` */
@@ -18,9 +18,8 @@ export interface SisaCall {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * One GET to a SISA service, decoded (see decodeSisaAnswer). SISA takes its credentials in the
- * query string, so the URL is never logged and no error raised here carries the axios error
- * (its config holds the URL with `clave`); only a short code leaves.
+ * One GET to a SISA service, decoded. Its credentials go in the query string, so no error raised
+ * here carries the axios error (its config holds the URL): only a short code leaves.
  */
 export async function sisaGet(http: HttpService, call: SisaCall): Promise<SisaRecord | null> {
   let res;
@@ -47,7 +46,7 @@ export async function sisaGet(http: HttpService, call: SisaCall): Promise<SisaRe
       isAxiosError(err) && err.code && /^[A-Z_]{1,30}$/.test(err.code) ? err.code : 'NETWORK';
     throw new UpstreamFailure(call.system, code, true);
   }
-  // The body is sniffed, not its Content-Type: what decides is what actually came back.
+  // The body is sniffed, not its Content-Type.
   return decodeSisaAnswer(call.system, {
     status: res.status,
     body: typeof res.data === 'string' ? res.data : '',

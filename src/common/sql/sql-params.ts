@@ -1,8 +1,4 @@
-/**
- * Numbered parameters for a statement composed from fragments written in different modules:
- * each fragment adds its values and writes the placeholder it gets back, so no fragment needs
- * to know how many parameters came before it.
- */
+/** Numbered parameters for a statement composed from fragments of different modules. */
 export class SqlParams {
   readonly values: unknown[] = [];
 
@@ -13,15 +9,8 @@ export class SqlParams {
   }
 }
 
-/**
- * A data-modifying statement meant to run inside another one's `WITH`, reading the row that
- * statement inserts from the CTE named `source` (column `id`). Runs in the same statement, so
- * it commits or fails with that insert, at no extra round trip.
- */
+/** A data-modifying statement run inside another's `WITH`, reading its inserted row from CTE `source`. */
 export type CompanionStatement = (p: SqlParams, source: string) => string;
 
-/**
- * A SELECT run first inside another statement, returning a row when that statement must write
- * nothing (a rule held by another module's table, checked without a round trip of its own).
- */
+/** A SELECT run first inside another statement, returning a row when that one must write nothing. */
 export type GuardStatement = (p: SqlParams) => string;

@@ -66,17 +66,8 @@ export class DateRangePageQuery {
   per_page?: number;
 }
 
-export interface DateRangePage {
-  desde: Date;
-  hasta: Date;
-  page: number;
-  perPage: number;
-  limit: number;
-  offset: number;
-}
-
 /** The validated query as values; an inverted range is INVALID_DATE_RANGE. */
-export function dateRangePage(q: DateRangePageQuery): DateRangePage {
+export function dateRangePage(q: DateRangePageQuery) {
   const desde = parseIsoWithOffset(q.fecha_desde) as Date;
   const hasta = parseIsoWithOffset(q.fecha_hasta) as Date;
   if (desde > hasta) {

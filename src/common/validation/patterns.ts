@@ -1,9 +1,5 @@
-/**
- * The patterns the OpenAPI document states for inputs, built from the same tables and
- * expressions the server validates with, so a value the schema accepts is one the server
- * accepts (patterns.spec.ts checks each against its validator). JSON Schema dialect: ECMA-262.
- * The CUIR's patterns are the cuir module's (cuir/cuir-patterns.ts).
- */
+// The patterns the OpenAPI document states, built from what the server validates with
+// (patterns.spec.ts checks each against its validator).
 import { INDEC_JURISDICTION_CODES } from '../indec-jurisdictions.js';
 import { REFUSED_BMP_RANGES } from './request-text.js';
 import { DATE_TIME_MAX_LENGTH, ISO_WITH_OFFSET } from './validators.js';
@@ -15,13 +11,13 @@ export const anyOf = (values: readonly string[]) => `(?:${values.join('|')})`;
 export const INDEC_CODE_PATTERN = `^${anyOf(INDEC_JURISDICTION_CODES)}$`;
 
 /** An Argentine DNI as stored: 7 or 8 digits. */
-export const DNI_PATTERN = '^[0-9]{7,8}$';
+const DNI_PATTERN = '^[0-9]{7,8}$';
 
 /** A DNI as accepted on input: 7 or 8 digits, or written with dots (30.111.222). */
 export const DNI_INPUT_PATTERN = '^(?:[0-9]{7,8}|[0-9]{1,2}\\.[0-9]{3}\\.[0-9]{3})$';
 
 /** A licence number: 1–20 letters or digits. */
-export const MATRICULA_PATTERN = '^[A-Za-z0-9]{1,20}$';
+const MATRICULA_PATTERN = '^[A-Za-z0-9]{1,20}$';
 
 /** An id_transaccion: a decimal string of up to 18 digits (anything else answers 404). */
 export const ID_TRANSACCION_PATTERN = '^[0-9]{1,18}$';
@@ -35,16 +31,9 @@ export const DATE_TIME_WITH_OFFSET_PATTERN = ISO_WITH_OFFSET.source;
 
 export { DATE_TIME_MAX_LENGTH };
 
-/**
- * Free text: the server refuses control characters, line and paragraph separators and format
- * characters (Unicode Cc, Zl, Zp, Cf) in every body field and query parameter (request-text.ts);
- * applied to each request string without a pattern of its own. Written as the BMP's ranges,
- * which read the same with or without the `u` flag. (An unpaired surrogate and the few format
- * characters beyond U+FFFF, refused too, are beyond what such a pattern can say.)
- */
+/** Free text: no refused character of the BMP (request-text.ts), for strings without a pattern. */
 export const TEXT_PATTERN = `^[^${REFUSED_BMP_RANGES}]*$`;
 
-// The same rules as expressions, for the validators and the services: one source each.
 export const DNI = new RegExp(DNI_PATTERN);
 export const MATRICULA = new RegExp(MATRICULA_PATTERN);
 export const ID_TRANSACCION = new RegExp(ID_TRANSACCION_PATTERN);

@@ -1,30 +1,17 @@
-/**
- * The one rule for text in a request (contract §1), applied by RequestValidationPipe to every
- * body and query of every endpoint rather than field by field, so a new DTO cannot forget it.
- */
+// The one rule for text in a request (contract §1), applied by RequestValidationPipe to every
+// body and query rather than field by field, so a new DTO cannot forget it.
 import type { ErrorDetail } from '../errors/error-codes.js';
 
 /**
- * Every control character (Cc: C0 with U+0000 — PostgreSQL cannot store it —, DEL, C1), the
- * line and paragraph separators (Zl U+2028, Zp U+2029) and every format character (Cf: the
- * bidirectional embeddings, overrides, isolates and marks U+200E, U+200F, U+061C, zero-width
- * characters, U+FEFF, soft hyphens, tags…). Stored, they reached the printable prescription (a
- * CR/LF or U+2028 printed a fake line under an item) and pharmacies' terminals (ESC sequences),
- * and an invisible mark or override makes a name display, compare or search as something else
- * (SPEC 9.1.2, 11.6). Tab is refused too: no field of the API is multi-line or tabular. As a
- * character class of Unicode properties (the `u` flag), for the regex and the OpenAPI patterns
- * alike: Node's Unicode tables decide each code point, new ones included.
+ * Control characters, line and paragraph separators and format characters (bidi overrides,
+ * zero-width marks…): they forged lines on printed prescriptions, reached terminals as escape
+ * sequences and make a name compare as another (SPEC 9.1.2, 11.6). No field is multi-line.
  */
-export const REFUSED_CHARACTERS = '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}';
+const REFUSED_CHARACTERS = '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}';
 
 const REFUSED = new RegExp(`[${REFUSED_CHARACTERS}]`, 'u');
 
-/**
- * The refused characters of the Basic Multilingual Plane as `\\uXXXX` ranges, read from the same
- * Unicode tables: for a pattern in the subset of regular expressions JSON Schema recommends,
- * which means the same with or without the `u` flag. The few format characters beyond U+FFFF
- * (tags, musical and shorthand controls) are refused by the server all the same.
- */
+/** The refused characters of the BMP as `\\uXXXX` ranges, for a pattern without the `u` flag. */
 export const REFUSED_BMP_RANGES: string = (() => {
   const hex = (cp: number) => `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   const ranges: string[] = [];
@@ -38,13 +25,7 @@ export const REFUSED_BMP_RANGES: string = (() => {
   return ranges.join('');
 })();
 
-/**
- * An unpaired UTF-16 surrogate (under the `u` flag a pair is one code point, so only a lone one
- * matches). JSON can carry one (`"\ud800"`) and JSON.parse keeps it, but PostgreSQL's jsonb
- * refuses it (a registration's items, a stored idempotent answer): without this check such a
- * string passed validation and failed the INSERT with a 500 (found by the fuzzer). In text
- * columns it would be silently replaced by U+FFFD, which is no better.
- */
+/** An unpaired UTF-16 surrogate (under `u` a pair is one code point): PostgreSQL's jsonb refuses it. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 export const REFUSED_ISSUE =
@@ -58,11 +39,7 @@ export function textIssue(s: string): string | undefined {
   return undefined;
 }
 
-/**
- * Every key and string member of a parsed body or query that holds refused text, with its path
- * (`items[1].nombre`); a refused key is reported instead of what lies below it. The depth is
- * bounded by jsonDepthMiddleware; the walk stops 32 levels down anyway.
- */
+/** Every key and string member holding refused text, with its path; a refused key hides what is below. */
 export function refusedText(value: unknown): ErrorDetail[] {
   const found: ErrorDetail[] = [];
   const path: Array<string | number> = [];
@@ -88,20 +65,6 @@ export function refusedText(value: unknown): ErrorDetail[] {
 
 const REFUSED_OR_LONE = new RegExp(`[${REFUSED_CHARACTERS}]|${LONE_SURROGATE.source}`, 'gu');
 
-/**
- * Text with every refused character written as `\uXXXX` (each UTF-16 unit of it): an answer
- * must not carry the character back (nor can a stored idempotent answer hold U+0000 or a lone
- * surrogate).
- */
-function escapeRefused(text: string): string {
-  return text.replace(REFUSED_OR_LONE, (c) =>
-    Array.from(
-      { length: c.length },
-      (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`,
-    ).join(''),
-  );
-}
-
 /** A run of refused characters, with the spaces around it. */
 const REFUSED_RUN = new RegExp(
   `( *)((?:[${REFUSED_CHARACTERS}]|${LONE_SURROGATE.source})+)( *)`,
@@ -110,10 +73,8 @@ const REFUSED_RUN = new RegExp(
 const SEPARATING = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 /**
- * Text from elsewhere (a registry's answer: a prescriber's name from REFEPS, a citizen's from
- * RENAPER) made fit to store, print and show (SPEC 11.6): each run of refused characters (and
- * lone surrogates) becomes one space where it separated words (a control, a line break) or had
- * spaces beside it, else nothing (an invisible mark inside a word); the result is trimmed.
+ * A registry's text made fit to store, print and show (SPEC 11.6): a run of refused characters
+ * becomes one space where it separated words or had spaces beside it, else nothing; trimmed.
  */
 export function cleanExternalText(text: string): string {
   return text
@@ -123,12 +84,14 @@ export function cleanExternalText(text: string): string {
     .trim();
 }
 
-/**
- * A path as an answer's `details` names it: `items[0].nombre`, with refused text in a name
- * written as `\uXXXX` (contract §1).
- */
+/** A path as `details` names it (`items[0].nombre`), each refused character as `\uXXXX`. */
 export function fieldText(path: ReadonlyArray<string | number>): string {
-  return escapeRefused(pathText(path));
+  return pathText(path).replace(REFUSED_OR_LONE, (c) =>
+    Array.from(
+      { length: c.length },
+      (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`,
+    ).join(''),
+  );
 }
 
 /** `items[0].nombre` from ['items', 0, 'nombre']. */

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error.js';
-import { ErrorCode, ErrorDetail } from '../errors/error-codes.js';
+import { ErrorCode } from '../errors/error-codes.js';
 import { pathText, refusedText } from './request-text.js';
 import { assertFewUnknownKeys, capDetails, unknownFields } from './unknown-fields.js';
 
@@ -8,10 +8,8 @@ import { assertFewUnknownKeys, capDetails, unknownFields } from './unknown-field
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * The app-wide DTO validation of contract §1: unknown fields and query parameters are refused with
- * UNKNOWN_FIELD, text with control characters anywhere in a body or query is refused before any
- * DTO rule (request-text.ts), every failing field is named in `details`, and a DTO constraint may
- * carry `context: { code }` to answer with a more specific code (e.g. INVALID_DATE_RANGE).
+ * The app-wide DTO validation of contract §1: UNKNOWN_FIELD, refused text before any DTO rule,
+ * every failing field named, and `context: { code }` for a more specific code.
  */
 @Injectable()
 export class RequestValidationPipe extends ValidationPipe {
@@ -36,10 +34,11 @@ export class RequestValidationPipe extends ValidationPipe {
           { field: '(body)', issue: 'must be a JSON object' },
         ]);
       }
-      const forbidden = findForbiddenKey(value);
+      const forbidden = forbiddenKeyPath(value);
       if (forbidden) {
-        throw new DomainError('UNKNOWN_FIELD', `Unknown field: ${forbidden}`, [
-          { field: forbidden, issue: 'is not a known field' },
+        const field = pathText(forbidden);
+        throw new DomainError('UNKNOWN_FIELD', `Unknown field: ${field}`, [
+          { field, issue: 'is not a known field' },
         ]);
       }
       // Contract §1's text rule, for every field of every DTO at once (request-text.ts).
@@ -57,21 +56,15 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 }
 
-/** The path of the first key that is a prototype-reaching name, else undefined. */
-function findForbiddenKey(value: unknown): string | undefined {
-  const at = firstForbiddenKey(value, 0);
-  return at && pathText(at);
-}
-
-/** The keys leading to the first forbidden key; built only for a hit, 32 levels down at most. */
-function firstForbiddenKey(value: unknown, depth: number): Array<string | number> | undefined {
+/** The path of the first prototype-reaching key (built only for a hit), 32 levels down at most. */
+function forbiddenKeyPath(value: unknown, depth = 0): Array<string | number> | undefined {
   if (depth > 32 || value === null || typeof value !== 'object') return undefined;
   const entries: Iterable<[string | number, unknown]> = Array.isArray(value)
     ? value.entries()
     : Object.entries(value);
   for (const [key, child] of entries) {
     if (typeof key === 'string' && FORBIDDEN_KEYS.has(key)) return [key];
-    const below = firstForbiddenKey(child, depth + 1);
+    const below = forbiddenKeyPath(child, depth + 1);
     if (below) return [key, ...below];
   }
   return undefined;
@@ -108,26 +101,21 @@ function flatten(errors: ValidationError[], parent = ''): Flat[] {
 
 export function toDomainError(errors: ValidationError[]): DomainError {
   const flat = flatten(errors);
-  const details = (list: Flat[]): ErrorDetail[] =>
-    list.map(({ field, issue }) => ({ field, issue }));
   const unknown = flat.filter((f) => f.unknown);
-  if (unknown.length > 0) {
+  if (unknown.length > 0)
     return unknownFields(
       unknown.map((u) => u.field),
       'field',
     );
-  }
-  const specific = flat.find((f) => f.code);
-  if (specific?.code) {
-    return new DomainError(
-      specific.code,
-      specific.issue,
-      capDetails(details(flat.filter((f) => f.code)), 'problems'),
-    );
-  }
+  // A constraint's own code (`context: { code }`) answers for the fields that carry one.
+  const specific = flat.filter((f) => f.code);
+  const [first] = specific;
   return new DomainError(
-    'VALIDATION_FAILED',
-    'Request validation failed',
-    capDetails(details(flat), 'problems'),
+    first?.code ?? 'VALIDATION_FAILED',
+    first?.issue ?? 'Request validation failed',
+    capDetails(
+      (first ? specific : flat).map(({ field, issue }) => ({ field, issue })),
+      'problems',
+    ),
   );
 }

@@ -3,10 +3,7 @@ import { createRequire } from 'node:module';
 import { DomainError } from '../errors/domain-error.js';
 import type { ErrorDetail } from '../errors/error-codes.js';
 
-/**
- * Unknown fields are named in the answer (contract §1), but only this many: a 100 kB body holds
- * thousands of keys, and naming each would make a small request buy a large answer.
- */
+/** Unknown fields named in an answer at most (a 100 kB body holds thousands of keys). */
 export const MAX_NAMED_FIELDS = 20;
 
 /** The first MAX_NAMED_FIELDS details, then one saying how many more there are. */
@@ -16,10 +13,7 @@ export function capDetails(details: ErrorDetail[], what: string): ErrorDetail[] 
   return [...details.slice(0, MAX_NAMED_FIELDS), { field: '…', issue: `and ${more} more ${what}` }];
 }
 
-/**
- * The UNKNOWN_FIELD answer naming `fields`: all of them, or the first MAX_NAMED_FIELDS and a
- * count (of `total`, when the caller stopped collecting names early).
- */
+/** The UNKNOWN_FIELD answer naming the first MAX_NAMED_FIELDS of `fields`, and a count of `total`. */
 export function unknownFields(
   fields: string[],
   noun: 'field' | 'query parameter',
@@ -51,11 +45,7 @@ function knownFields(dto: DtoClass): Set<string> {
 
 type DtoClass = abstract new () => unknown;
 
-/**
- * class-transformer's record of `@Type(() => Nested)`, the one place that says which DTO a
- * nested object or array element is. Not in the package's typings; @nestjs/mapped-types
- * reads it the same way.
- */
+/** class-transformer's record of `@Type(() => Nested)`, untyped (@nestjs/mapped-types reads it too). */
 const typeMetadata = createRequire(import.meta.url)('class-transformer/cjs/storage.js') as {
   defaultMetadataStorage: {
     findTypeMetadata(
@@ -101,10 +91,8 @@ function collectUnknown(value: object, dto: DtoClass, path: string, found: Found
 }
 
 /**
- * Refuses a body or query holding more unknown keys (at any depth its DTO describes) than an
- * answer names, in one pass that keeps only the first names and a count: the whitelist would
- * first build an error object for each of them (thousands in a 100 kB body: tens of ms of
- * CPU for one request). Fewer are left to the whitelist, which names them as usual.
+ * Refuses more unknown keys than an answer names in one pass, before the whitelist builds an
+ * error object for each (tens of ms for a 100 kB body); fewer are left to the whitelist.
  */
 export function assertFewUnknownKeys(value: object, dto: unknown): void {
   if (typeof dto !== 'function' || dto === Object || knownFields(dto as DtoClass).size === 0)

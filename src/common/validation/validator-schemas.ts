@@ -7,11 +7,8 @@ import {
 } from 'class-validator';
 
 /**
- * What a property's class-validator decorators say in OpenAPI terms, read from class-validator's
- * own metadata at run time: the one place a limit is written is its decorator. The swagger
- * plugin (generated/openapi-metadata.ts) gives types, `required`, descriptions and examples, and reads limits
- * too, but only those written as literals; this reads the rest (a constant pattern, a shared
- * `Length`, integers, custom validators), with the values the validation pipe uses.
+ * What a property's class-validator decorators say in OpenAPI terms, read from their metadata:
+ * the swagger plugin reads only limits written as literals.
  */
 
 type Describe = (constraints: unknown[]) => SchemaObject;
@@ -38,11 +35,7 @@ const BUILT_IN: Record<string, Describe> = {
   arrayUnique: () => ({ uniqueItems: true }),
 };
 
-/**
- * The lengths an anchored pattern admits, stated as minLength/maxLength (what a client
- * generator checks first); nothing when the pattern uses more than literals, classes, groups,
- * alternation and quantifiers.
- */
+/** The lengths an anchored pattern of literals, classes, groups and quantifiers admits. */
 export function lengthBounds(pattern: string): { minLength?: number; maxLength?: number } {
   if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return {};
   let i = 1;
@@ -135,17 +128,12 @@ export function lengthBounds(pattern: string): { minLength?: number; maxLength?:
 /** Custom validators, registered by the file that defines each (its own limits, stated once). */
 const CUSTOM = new Map<string, SchemaObject>();
 
-/** A custom validator's check: whether a value passes, and the message when it does not. */
-export interface CustomCheck {
+interface CustomCheck {
   validate(value: unknown, args: ValidationArguments): boolean;
   defaultMessage(args: ValidationArguments): string;
 }
 
-/**
- * A custom class-validator decorator, stated once: its name, what it accepts in the OpenAPI
- * document (`schema`, which validatorSchemas gives every property it decorates) and its check,
- * made from the decorator's options.
- */
+/** A custom class-validator decorator: its name, its OpenAPI `schema`, its check from its options. */
 export function customValidator<O extends ValidationOptions = ValidationOptions>(
   name: string,
   schema: SchemaObject,

@@ -2,29 +2,18 @@ import { Transform } from 'class-transformer';
 import type { ValidationOptions } from 'class-validator';
 import { customValidator } from './validator-schemas.js';
 
-/**
- * ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm); a bare local time is ambiguous.
- * Exported so the OpenAPI document states the same pattern (patterns.ts).
- */
+/** ISO 8601 date-time with an explicit offset (`Z` or ±hh:mm); a bare local time is ambiguous. */
 export const ISO_WITH_OFFSET =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
 
 /** The longest date-time ISO_WITH_OFFSET admits: nanoseconds and a ±hh:mm offset. */
 export const DATE_TIME_MAX_LENGTH = '2026-11-22T10:30:00.123456789+03:00'.length;
 
-/**
- * The earliest year a date-time may be written with. PostgreSQL's timestamptz cannot hold year
- * 0000 (JavaScript's Date can: such a value passed validation and failed the INSERT with a
- * 500), and no prescription or query of this service is about anything before 1900. The
- * four-digit year caps the other end at 9999, which timestamptz holds with any offset.
- */
-export const MIN_YEAR = 1900;
+/** timestamptz cannot hold year 0000 (Date can), and nothing here predates 1900. */
+const MIN_YEAR = 1900;
 export const DATE_RANGE_TEXT = `from year ${MIN_YEAR} to 9999`;
 
-/**
- * Whether a query's date-time reads as one whose offset's "+" was sent unencoded: a query string
- * decodes "+" as a space, so `…T00:00:00+00:00` arrives as `…T00:00:00 00:00`.
- */
+/** A query's date-time whose offset's "+" was sent unencoded (and decoded as a space). */
 export function plusReadAsSpace(value: unknown): boolean {
   return (
     typeof value === 'string' &&
@@ -32,10 +21,7 @@ export function plusReadAsSpace(value: unknown): boolean {
   );
 }
 
-/**
- * Parses an ISO 8601 date-time with offset written from year MIN_YEAR to 9999, or returns
- * undefined (also for impossible dates).
- */
+/** An ISO 8601 date-time with offset from year MIN_YEAR to 9999, else undefined. */
 export function parseIsoWithOffset(value: unknown): Date | undefined {
   if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value)) return undefined;
   const date = new Date(value);
@@ -65,11 +51,7 @@ export const IsIsoDateTimeWithOffset = customValidator<
   }),
 );
 
-/**
- * A query number written as decimal digits only. Query values arrive as strings, and
- * `Number()` also reads "0x10", "1e2", "+5", " 5" and "5.0": anything but plain digits stays
- * a string here and fails the @IsInt that follows.
- */
+/** A query number of decimal digits only (`Number()` also reads "0x10", "1e2", " 5"). */
 export const DecimalInt = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value,
@@ -82,12 +64,3 @@ export const NormalizeDni = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && DNI_WITH_DOTS.test(value) ? value.replaceAll('.', '') : value,
   );
-
-/** A calendar date written YYYY-MM-DD (2026-02-30 is not one); `format: date` in the document. */
-export const IsCalendarDate = customValidator('isCalendarDate', { format: 'date' }, () => ({
-  validate: (value: unknown) =>
-    typeof value === 'string' &&
-    /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value,
-  defaultMessage: () => 'must be a calendar date YYYY-MM-DD',
-}));
