@@ -3,16 +3,9 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
 import { errorCodes } from '../common/errors/error-codes.js';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
-import { completeDocument } from './document-conventions.js';
+import { completeDocument, type DocumentSettings } from './document-conventions.js';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
 import { validatorSchemas } from '../common/validation/validator-schemas.js';
-
-/** What the served document depends on in this deployment's configuration. */
-export interface OpenApiOptions {
-  /** Names the catalogue's discount member (`<insurer>_descuento`). */
-  insurerName: string;
-  publicBaseUrl?: string;
-}
 
 const DESCRIPTION = `
 HTTP API for Argentine health-provider platforms: CUIR generation, prescription registration
@@ -51,12 +44,13 @@ served, names it for this deployment, so a client generated from it is for this 
 `;
 
 /**
- * Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and
- * /openapi.json. The DTOs' schemas come from their class-validator decorators, types and JSDoc,
- * read by @nestjs/swagger's plugin into generated/openapi-metadata.ts (scripts/openapi-metadata.mjs);
- * an `@ApiProperty` adds only what those cannot say.
+ * Builds the OpenAPI document and serves it at /docs and /openapi.json. The DTOs' schemas come
+ * from their validators, types and JSDoc (generated/openapi-metadata.ts, by the swagger plugin).
  */
-export async function setupOpenApi(app: INestApplication, options: OpenApiOptions): Promise<void> {
+export async function setupOpenApi(
+  app: INestApplication,
+  options: DocumentSettings,
+): Promise<void> {
   await SwaggerModule.loadPluginMetadata(loadDtoMetadata);
   const config = new DocumentBuilder()
     .setTitle('Prescription Registry Service')
