@@ -18,11 +18,6 @@ export interface ApplyCounts {
   deleted: number;
 }
 
-export interface LastSync {
-  syncedAt: Date;
-  itemCount: number;
-}
-
 export interface SyncLock {
   release(): Promise<void>;
 }
@@ -68,22 +63,19 @@ export class MirrorSyncRepository {
   }
 
   /** The last successful sync by any instance. */
-  async lastSync(): Promise<LastSync | undefined> {
+  async lastSync(): Promise<{ syncedAt: Date; itemCount: number } | undefined> {
     const state = await this.db.getRepository(CatalogoSyncStateEntity).findOneBy({ id: 1 });
     return state ? { syncedAt: state.synced_at, itemCount: state.item_count } : undefined;
   }
 
   /**
-   * The cross-instance sync lock, or undefined when another instance holds it. A session lock
-   * on a connection of its own, outside the pool: it must last the whole sync (upstream
-   * paging included) without pinning one of the pool's connections for that long. A crash
-   * closes the connection and frees the lock.
+   * The cross-instance sync lock, or undefined when another instance holds it: a session lock on
+   * a connection outside the pool, held the whole sync (a crash closes it and frees the lock).
    */
   async tryLock(): Promise<SyncLock | undefined> {
     const url = (this.db.options as { url?: string }).url;
     const client = new pg.Client({ connectionString: url, application_name: 'catalogo-sync' });
-    // A dropped connection must not crash the process (pg emits 'error'); the sync's own
-    // queries go through the pool and fail, or succeed, on their own.
+    // A dropped connection must not crash the process; the sync's queries go through the pool.
     client.on('error', () => undefined);
     await client.connect();
     try {
