@@ -33,8 +33,7 @@ export class CodigosCatalogo {
 
   /** The codes of `codes` the catalogue does not hold (none while it never synced). */
   async desconocidos(codes: readonly string[]): Promise<Set<string>> {
-    const unknown = new Set<string>();
-    if (codes.length === 0 || !(await this.synced())) return unknown;
+    if (codes.length === 0 || !(await this.synced())) return new Set();
     const unique = [...new Set(codes)];
     const exists = await Promise.all(
       unique.map((code) =>
@@ -43,10 +42,7 @@ export class CodigosCatalogo {
           : this.load(code),
       ),
     );
-    unique.forEach((code, i) => {
-      if (!exists[i]) unknown.add(code);
-    });
-    return unknown;
+    return new Set(unique.filter((_, i) => !exists[i]));
   }
 
   private async synced(): Promise<boolean> {

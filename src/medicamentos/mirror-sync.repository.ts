@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { CatalogoSyncStateEntity } from './entities/catalogo-sync-state.entity.js';
 import type { MirrorRow } from './medicamento-mapping.js';
 import { DELETE_GONE_SQL, UPSERT_SQL } from './mirror-sync.sql.js';
@@ -31,11 +31,9 @@ export class MirrorSyncRepository {
    * Replaces the mirror's content with `rows` (codes unique) in one transaction: readers keep
    * seeing the previous mirror until the commit, and a failure anywhere leaves it untouched.
    */
-  async replaceAll(rows: MirrorRow[]): Promise<ApplyCounts> {
-    const qr = this.db.createQueryRunner();
-    await qr.connect();
-    try {
-      await qr.startTransaction();
+  replaceAll(rows: MirrorRow[]): Promise<ApplyCounts> {
+    return this.db.transaction(async (manager) => {
+      const qr = manager.queryRunner as QueryRunner;
       const counts: ApplyCounts = { inserted: 0, updated: 0, deleted: 0 };
       for (let i = 0; i < rows.length; i += BATCH) {
         const batch = JSON.stringify(rows.slice(i, i + BATCH));
@@ -47,19 +45,13 @@ export class MirrorSyncRepository {
       }
       const gone = await qr.query(DELETE_GONE_SQL, [rows.map((r) => r.code)], true);
       counts.deleted = gone.affected ?? 0;
-      await qr.manager
+      await manager
         .getRepository(CatalogoSyncStateEntity)
         .upsert({ id: 1, synced_at: () => 'now()', item_count: rows.length }, ['id']);
       // Every instance, and this one, drops what it derived from the old mirror.
       await qr.query('SELECT pg_notify($1, $2)', [MIRROR_CHANGED_CHANNEL, '']);
-      await qr.commitTransaction();
       return counts;
-    } catch (err) {
-      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
-      throw err;
-    } finally {
-      await qr.release();
-    }
+    });
   }
 
   /** The last successful sync by any instance. */

@@ -47,32 +47,21 @@ served, names it for this deployment, so a client generated from it is for this 
  * Builds the OpenAPI document and serves it at /docs and /openapi.json. The DTOs' schemas come
  * from their validators, types and JSDoc (generated/openapi-metadata.ts, by the swagger plugin).
  */
-export async function setupOpenApi(
-  app: INestApplication,
-  options: DocumentSettings,
-): Promise<void> {
+export async function setupOpenApi(app: INestApplication, options: DocumentSettings) {
   await SwaggerModule.loadPluginMetadata(loadDtoMetadata);
   const config = new DocumentBuilder()
     .setTitle('Prescription Registry Service')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
     .addApiKey(
-      {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-API-Key',
-        description: "The API client's public key (`rk_…`); always sent with X-API-Secret.",
-      },
+      apiKey('X-API-Key', "The API client's public key (`rk_…`); always sent with X-API-Secret."),
       API_KEY_SCHEME,
     )
     .addApiKey(
-      {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-API-Secret',
-        description:
-          "The API client's secret (`rs_…`, shown once when issued); always sent with X-API-Key. A header by design: never in a URL.",
-      },
+      apiKey(
+        'X-API-Secret',
+        "The API client's secret (`rs_…`, shown once when issued); always sent with X-API-Key. A header by design: never in a URL.",
+      ),
       API_SECRET_SCHEME,
     )
     .addBearerAuth(
@@ -96,6 +85,9 @@ export async function setupOpenApi(
     customSiteTitle: 'Prescription Registry Service — API',
   });
 }
+
+const apiKey = (name: string, description: string) =>
+  ({ type: 'apiKey', in: 'header', name, description }) as const;
 
 type PluginMetadata = Awaited<
   ReturnType<typeof import('../../generated/openapi-metadata.js').default>
