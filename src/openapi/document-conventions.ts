@@ -7,6 +7,7 @@ import type {
   ReferenceObject,
   ResponseObject,
   SchemaObject,
+  ServerObject,
 } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
@@ -103,18 +104,11 @@ export function completeDocument(doc: OpenAPIObject, settings: DocumentSettings)
   components.responses = { ...components.responses, ...standardResponses() };
   // Both headers in one requirement object: together, not either.
   doc.security = [{ [API_KEY_SCHEME]: [], [API_SECRET_SCHEME]: [] }];
-  doc.servers = [
-    settings.publicBaseUrl
-      ? {
-          url: settings.publicBaseUrl,
-          description: 'This deployment (production or staging: its PUBLIC_BASE_URL)',
-        }
-      : {
-          url: '/',
-          description:
-            'This deployment, relative to where this document is served (local, test, staging or production)',
-        },
-  ].map((s) => ({ ...s, 'x-internal': false }));
+  const url = settings.publicBaseUrl || '/';
+  const description = settings.publicBaseUrl
+    ? 'This deployment (production or staging: its PUBLIC_BASE_URL)'
+    : 'This deployment, relative to where this document is served (local, test, staging or production)';
+  doc.servers = [{ url, description, 'x-internal': false } as ServerObject];
 
   const ids = {
     ...Object.fromEntries(registeredSlices().flatMap((s) => Object.entries(s.operationIds ?? {}))),
@@ -201,12 +195,8 @@ function completeOperation(
     op.security.every((r) => Object.keys(r).join() === CITIZEN_TOKEN_SCHEME);
   const scope = scopeOf(op);
   if (scope && !op.description?.includes('**Scope:**')) {
-    op.description = [
-      op.description,
-      `**Scope:** \`${scope}\` (send X-API-Key and X-API-Secret of a client holding it; without it: 403).`,
-    ]
-      .filter(Boolean)
-      .join('\n\n');
+    const line = `**Scope:** \`${scope}\` (send X-API-Key and X-API-Secret of a client holding it; without it: 403).`;
+    op.description = op.description ? `${op.description}\n\n${line}` : line;
   }
   for (const p of op.parameters ?? []) if (!isRef(p)) completeParameter(p);
   const idempotent = (op.parameters ?? []).some(

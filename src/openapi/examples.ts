@@ -81,8 +81,6 @@ const DISPENSA_DE_RECETA = {
   ],
   revertida: false,
 };
-const dispensedItems = (d: Data) =>
-  (d.items as Data[]).map((i) => ({ ...i, dispensado: i.cantidad }));
 /** The story's dispensation as its own answers show it (not reversed). */
 const dispensed = (d: Data): Data => ({
   ...d,
@@ -152,7 +150,7 @@ export const SUCCESS_EXAMPLES: Partial<Record<string, (data: Data) => Data>> = {
   obtenerReceta: (d) => ({
     ...d,
     ...COMPLETED,
-    items: dispensedItems(d),
+    items: (d.items as Data[]).map((i) => ({ ...i, dispensado: i.cantidad })),
     estado_receta: 'DISPENSADA',
     dispensas: [DISPENSA_DE_RECETA],
   }),
