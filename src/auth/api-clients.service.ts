@@ -5,15 +5,13 @@ import { SecretBox } from '../common/crypto/secret-box.js';
 import { allScopes, isScope, knownScopes, Scope } from '../common/http/access.js';
 import { InjectSettings } from '../config/settings.js';
 import { webhookUrlProblem } from '../webhooks/webhooks.public.js';
-import { webhooksSettings } from '../webhooks/webhooks.slice.js';
-import type { WebhooksSettings } from '../webhooks/webhooks.slice.js';
+import { webhooksSettings, type WebhooksSettings } from '../webhooks/webhooks.slice.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import { isIndecJurisdiction } from '../common/indec-jurisdictions.js';
 import { ApiClientEntity } from './api-client.entity.js';
 import { ApiClientsRepository } from './api-clients.repository.js';
 import { hashSecret, newClientKey, newClientSecret } from './credentials.js';
-import { authSettings } from './auth.settings.js';
-import type { AuthSettings } from './auth.settings.js';
+import { authSettings, type AuthSettings } from './auth.settings.js';
 
 export interface ClientSettings {
   scopes?: Scope[];

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiters, rateLimited } from './rate-limiters.js';
 import { InjectSettings } from '../config/settings.js';
-import { authSettings } from './auth.settings.js';
-import type { AuthSettings } from './auth.settings.js';
+import { authSettings, type AuthSettings } from './auth.settings.js';
 
 /** An address's failures with all keys together: bounds the counters it can create. */
 const ADDRESS_CEILING_FACTOR = 10;

@@ -12,8 +12,7 @@ import {
 import { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import { InjectSettings } from '../config/settings.js';
-import { authSettings } from './auth.settings.js';
-import type { AuthSettings } from './auth.settings.js';
+import { authSettings, type AuthSettings } from './auth.settings.js';
 
 /**
  * Counters that follow RATE_LIMIT_STORE: in memory (one instance: the process's, or a cluster

@@ -3,8 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { medicamentosSettings } from './medicamentos.settings.js';
-import type { MedicamentosSettings } from './medicamentos.settings.js';
+import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { CatalogoSyncService, MirrorLoadingElsewhere } from './catalogo-sync.service.js';
 
 const SYNC_INTERVAL = 'catalogo-sync';

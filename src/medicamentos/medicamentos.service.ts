@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { validationFailed } from '../common/errors/domain-error.js';
 import { InjectSettings } from '../config/settings.js';
-import { medicamentosSettings } from './medicamentos.settings.js';
-import type { MedicamentosSettings } from './medicamentos.settings.js';
+import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { CatalogoSyncService } from './catalogo-sync.service.js';
 import { CodigosCatalogo } from './codigos-catalogo.js';

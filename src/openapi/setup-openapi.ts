@@ -1,6 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  SwaggerModule,
+  type OpenAPIObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { errorCodes } from '../common/errors/error-codes.js';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
 import { completeDocument, type DocumentSettings } from './document-conventions.js';
