@@ -190,8 +190,7 @@ function completeOperation(
       (r) => API_KEY_SCHEME in r || CITIZEN_TOKEN_SCHEME in r,
     );
   const citizen =
-    op.security !== undefined &&
-    op.security.length > 0 &&
+    !!op.security?.length &&
     op.security.every((r) => Object.keys(r).join() === CITIZEN_TOKEN_SCHEME);
   const scope = scopeOf(op);
   if (scope && !op.description?.includes('**Scope:**')) {
