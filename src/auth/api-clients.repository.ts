@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { UUID } from '../common/validation/patterns.js';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { Transactions } from '../database/transactions.js';
 import { ApiClientEntity } from './api-client.entity.js';
 
@@ -15,11 +15,10 @@ export class ApiClientsRepository {
 
   /**
    * Inside a transaction (Transactions.run), its connection: a look-up made under a row lock
-   * (a dispensation asks whether the owner has a webhook) must not wait for a second connection,
-   * which, with every pooled connection held by transactions queued on that lock, never came
-   * (20 dispensations at once on a pool of 5: 500s after the pool's 5 s).
+   * (a dispensation asks whether the owner has a webhook) must not wait for a second one,
+   * which never comes while every pooled connection is held by transactions queued on that lock.
    */
-  private get repo(): Repository<ApiClientEntity> {
+  get repo(): Repository<ApiClientEntity> {
     return this.transactions?.active ? this.transactions.repository(ApiClientEntity) : this.pooled;
   }
 
@@ -29,33 +28,7 @@ export class ApiClientsRepository {
 
   /** By id or by public key: what an operator types into the credentials tool. */
   findByIdOrKey(ref: string): Promise<ApiClientEntity | null> {
-    const isUuid = UUID.test(ref);
-    return isUuid ? this.repo.findOneBy({ id: ref }) : this.repo.findOneBy({ key: ref });
-  }
-
-  findActiveByName(name: string): Promise<ApiClientEntity | null> {
-    return this.repo.findOneBy({ name, active: true });
-  }
-
-  /** Whether any client, active or revoked, was ever given this name. */
-  existsByName(name: string): Promise<boolean> {
-    return this.repo.existsBy({ name });
-  }
-
-  findByIds(ids: string[]): Promise<ApiClientEntity[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ id: In(ids) });
-  }
-
-  list(): Promise<ApiClientEntity[]> {
-    return this.repo.find({ order: { createdAt: 'ASC' } });
-  }
-
-  save(client: ApiClientEntity): Promise<ApiClientEntity> {
-    return this.repo.save(client);
-  }
-
-  create(fields: Partial<ApiClientEntity>): ApiClientEntity {
-    return this.repo.create(fields);
+    return this.repo.findOneBy(UUID.test(ref) ? { id: ref } : { key: ref });
   }
 
   async touchLastUsed(id: string, at: Date): Promise<void> {

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { In } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box.js';
 import { allScopes, isScope, knownScopes, Scope } from '../common/http/access.js';
 import { InjectSettings } from '../config/settings.js';
 import { webhookUrlProblem } from '../webhooks/webhooks.public.js';
-import { webhooksSettings } from '../webhooks/webhooks.slice.js';
-import type { WebhooksSettings } from '../webhooks/webhooks.slice.js';
+import { webhooksSettings, type WebhooksSettings } from '../webhooks/webhooks.slice.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import { isIndecJurisdiction } from '../common/indec-jurisdictions.js';
 import { ApiClientEntity } from './api-client.entity.js';
 import { ApiClientsRepository } from './api-clients.repository.js';
 import { hashSecret, newClientKey, newClientSecret } from './credentials.js';
-import { authSettings } from './auth.settings.js';
-import type { AuthSettings } from './auth.settings.js';
+import { authSettings, type AuthSettings } from './auth.settings.js';
 
 export interface ClientSettings {
   scopes?: Scope[];
@@ -27,28 +26,8 @@ export interface ClientSettings {
   webhookUrl?: string | null;
 }
 
-/** What an operator sees of a client: never a secret or a hash. */
-export interface ClientView {
-  id: string;
-  name: string;
-  key: string;
-  scopes: string[];
-  rate_limit_per_minute: number;
-  cuir_uniqueness: boolean;
-  cuir_rules: boolean;
-  /** null: the service's CUIR_PLATFORM_ID. */
-  cuir_platform_id: string | null;
-  /** A health authority's jurisdictions; empty for every other client. */
-  jurisdicciones: string[];
-  active: boolean;
-  rotating: boolean;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  webhook_url: string | null;
-  /** Only in the answer that set the webhook: shown once, like the API secret. */
-  webhook_secret?: string;
-}
+/** What an operator sees of a client, never a secret or a hash; `webhook_secret` only once, when set. */
+export type ClientView = ReturnType<typeof toView> & { webhook_secret?: string };
 
 export interface IssuedCredentials {
   client: ClientView;
@@ -56,7 +35,7 @@ export interface IssuedCredentials {
   secret: string;
 }
 
-export const DEMO_CLIENT_NAME = 'demo';
+const DEMO_CLIENT_NAME = 'demo';
 
 /** Parses "all" or a comma list of scopes; refuses unknown ones by name. */
 export function parseScopes(list: string): Scope[] {
@@ -67,8 +46,7 @@ export function parseScopes(list: string): Scope[] {
     .filter(Boolean);
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new DomainError(
-      'VALIDATION_FAILED',
+    throw refused(
       `Unknown scope(s): ${unknown.join(', ') || '(none given)'}; known: ${knownScopes().join(', ')}; or all (${allScopes().join(', ')})`,
     );
   }
@@ -89,13 +67,13 @@ export class ApiClientsService {
   }
 
   async create(name: string, settings: ClientSettings): Promise<IssuedCredentials> {
-    if (await this.clients.findActiveByName(name)) {
-      throw new DomainError('VALIDATION_FAILED', `An active client named "${name}" already exists`);
+    if (await this.clients.repo.findOneBy({ name, active: true })) {
+      throw refused(`An active client named "${name}" already exists`);
     }
     const key = newClientKey();
     const secret = newClientSecret();
-    const client = await this.clients.save(
-      this.clients.create({
+    const client = await this.clients.repo.save(
+      this.clients.repo.create({
         name,
         key,
         secretHash: this.hash(key, secret),
@@ -116,38 +94,34 @@ export class ApiClientsService {
   }
 
   async list(): Promise<ClientView[]> {
-    return (await this.clients.list()).map(toView);
+    return (await this.clients.repo.find({ order: { createdAt: 'ASC' } })).map(toView);
   }
 
   async update(ref: string, settings: ClientSettings): Promise<ClientView> {
     const client = await this.get(ref);
-    if (settings.scopes) client.scopes = settings.scopes;
+    const { scopes, rateLimitPerMinute, cuirUniqueness, cuirRules, cuirPlatformId } = settings;
+    const given = { scopes, rateLimitPerMinute, cuirUniqueness, cuirRules };
+    Object.assign(
+      client,
+      Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+    );
     client.jurisdicciones = authorityJurisdictions(
       client.scopes,
       settings.jurisdicciones ?? client.jurisdicciones,
     );
-    if (settings.rateLimitPerMinute !== undefined)
-      client.rateLimitPerMinute = settings.rateLimitPerMinute;
-    if (settings.cuirUniqueness !== undefined) client.cuirUniqueness = settings.cuirUniqueness;
-    if (settings.cuirRules !== undefined) client.cuirRules = settings.cuirRules;
-    if (settings.cuirPlatformId !== undefined)
-      client.cuirPlatformId = platformId(settings.cuirPlatformId) ?? null;
+    if (cuirPlatformId !== undefined) client.cuirPlatformId = platformId(cuirPlatformId) ?? null;
     let webhookSecret: string | undefined;
     if (settings.webhookUrl === null) {
       client.webhookUrl = null;
       client.webhookSecretEnc = null;
     } else if (settings.webhookUrl !== undefined) {
       const problem = await webhookUrlProblem(settings.webhookUrl, this.webhooks);
-      if (problem) {
-        throw new DomainError('VALIDATION_FAILED', `Webhook URL refused: it ${problem}`, [
-          { field: 'webhook_url', issue: problem },
-        ]);
-      }
+      if (problem) throw refused(`Webhook URL refused: it ${problem}`, 'webhook_url', problem);
       webhookSecret = `whsec_${randomBytes(32).toString('base64url')}`;
       client.webhookUrl = settings.webhookUrl;
       client.webhookSecretEnc = this.webhookBox.seal(webhookSecret);
     }
-    const view = toView(await this.clients.save(client));
+    const view = toView(await this.clients.repo.save(client));
     return webhookSecret ? { ...view, webhook_secret: webhookSecret } : view;
   }
 
@@ -160,7 +134,8 @@ export class ApiClientsService {
 
   /** Display names of clients, for audit views. */
   async names(ids: string[]): Promise<Map<string, string>> {
-    const found = await this.clients.findByIds([...new Set(ids)]);
+    const unique = [...new Set(ids)];
+    const found = unique.length ? await this.clients.repo.findBy({ id: In(unique) }) : [];
     return new Map(found.map((c) => [c.id, c.name]));
   }
 
@@ -168,49 +143,44 @@ export class ApiClientsService {
   async rotate(ref: string): Promise<IssuedCredentials> {
     const client = await this.get(ref);
     if (client.nextSecretHash) {
-      throw new DomainError(
-        'VALIDATION_FAILED',
-        'A rotation is already under way: finish it first (rotate --finish)',
-      );
+      throw refused('A rotation is already under way: finish it first (rotate --finish)');
     }
     const secret = newClientSecret();
     client.nextSecretHash = this.hash(client.key, secret);
-    return { client: toView(await this.clients.save(client)), key: client.key, secret };
+    return { client: toView(await this.clients.repo.save(client)), key: client.key, secret };
   }
 
   /** Drops the old secret: only the one issued by `rotate` remains valid. */
   async finishRotation(ref: string): Promise<ClientView> {
     const client = await this.get(ref);
-    if (!client.nextSecretHash)
-      throw new DomainError('VALIDATION_FAILED', 'No rotation is under way');
+    if (!client.nextSecretHash) throw refused('No rotation is under way');
     client.secretHash = client.nextSecretHash;
     client.nextSecretHash = null;
-    return toView(await this.clients.save(client));
+    return toView(await this.clients.repo.save(client));
   }
 
   async revoke(ref: string): Promise<ClientView> {
     const client = await this.get(ref);
     client.active = false;
     client.revokedAt ??= new Date();
-    return toView(await this.clients.save(client));
+    return toView(await this.clients.repo.save(client));
   }
 
   /**
    * The embedded-mode demo client: created once with every scope, then left as the operator
-   * keeps it — its scopes are not widened again, and a revoked demo client is not replaced.
-   * It gets a fresh secret at every start so the banner can print working credentials (only
-   * the hash is ever stored). Null when it was revoked.
+   * keeps it (a revoked one is not replaced: null). A fresh secret at every start lets the
+   * banner print working credentials.
    */
   async ensureDemoClient(): Promise<IssuedCredentials | null> {
-    const existing = await this.clients.findActiveByName(DEMO_CLIENT_NAME);
+    const existing = await this.clients.repo.findOneBy({ name: DEMO_CLIENT_NAME, active: true });
     if (!existing) {
-      if (await this.clients.existsByName(DEMO_CLIENT_NAME)) return null;
+      if (await this.clients.repo.existsBy({ name: DEMO_CLIENT_NAME })) return null;
       return this.create(DEMO_CLIENT_NAME, { scopes: allScopes() });
     }
     const secret = newClientSecret();
     existing.secretHash = this.hash(existing.key, secret);
     existing.nextSecretHash = null;
-    return { client: toView(await this.clients.save(existing)), key: existing.key, secret };
+    return { client: toView(await this.clients.repo.save(existing)), key: existing.key, secret };
   }
 
   private async get(ref: string): Promise<ApiClientEntity> {
@@ -228,9 +198,8 @@ export class ApiClientsService {
 function platformId(id: string | null | undefined): string | null | undefined {
   if (id === undefined || id === null) return id;
   if (!/^\d{4}$/.test(id)) {
-    throw new DomainError('VALIDATION_FAILED', 'The CUIR platform id must be exactly 4 digits', [
-      { field: 'cuir_platform_id', issue: 'must be exactly 4 digits' },
-    ]);
+    const issue = 'must be exactly 4 digits';
+    throw refused(`The CUIR platform id ${issue}`, 'cuir_platform_id', issue);
   }
   return id;
 }
@@ -245,29 +214,31 @@ const AUTHORITY_SCOPE = 'fiscalizacion:read';
 function authorityJurisdictions(scopes: readonly string[], given: readonly string[]): string[] {
   const codes = [...new Set(given)].sort();
   const unknown = codes.filter((c) => !isIndecJurisdiction(c));
+  const problem = (message: string, issue: string) => refused(message, 'jurisdicciones', issue);
   if (unknown.length > 0)
-    throw new DomainError(
-      'VALIDATION_FAILED',
+    throw problem(
       `Unknown jurisdiction(s): ${unknown.join(', ')} (INDEC codes: 02 CABA, 06 Buenos Aires, …)`,
-      [{ field: 'jurisdicciones', issue: 'must be INDEC jurisdiction codes' }],
+      'must be INDEC jurisdiction codes',
     );
   const authority = scopes.includes(AUTHORITY_SCOPE);
   if (authority && codes.length === 0)
-    throw new DomainError(
-      'VALIDATION_FAILED',
+    throw problem(
       `A client with ${AUTHORITY_SCOPE} needs its jurisdictions (--jurisdicciones 02,06)`,
-      [{ field: 'jurisdicciones', issue: `is required with ${AUTHORITY_SCOPE}` }],
+      `is required with ${AUTHORITY_SCOPE}`,
     );
   if (!authority && codes.length > 0)
-    throw new DomainError(
-      'VALIDATION_FAILED',
+    throw problem(
       `Jurisdictions are only for a client with ${AUTHORITY_SCOPE} (--jurisdicciones none clears them)`,
-      [{ field: 'jurisdicciones', issue: `applies only with ${AUTHORITY_SCOPE}` }],
+      `applies only with ${AUTHORITY_SCOPE}`,
     );
   return codes;
 }
 
-function toView(c: ApiClientEntity): ClientView {
+/** 400 VALIDATION_FAILED, naming `field` when given. */
+const refused = (message: string, field?: string, issue = '') =>
+  new DomainError('VALIDATION_FAILED', message, field ? [{ field, issue }] : undefined);
+
+function toView(c: ApiClientEntity) {
   return {
     id: c.id,
     name: c.name,

@@ -7,13 +7,10 @@ import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { AuthService } from './auth.service.js';
 import { PUBLIC_KEY, Scope, SCOPES_KEY } from '../common/http/access.js';
 
-const MAX_HEADER_LENGTH = 200;
-
 /**
  * Global guard: both credential headers, a valid and active client, and the route's scope.
- * One answer (401 UNAUTHENTICATED) for every credential problem, so it is no oracle; 429
- * instead once the address has failed too often with the key (AuthFailureLimiter), which
- * valid credentials never meet. Routes must opt out explicitly with @Public().
+ * One answer (401) for every credential problem, so it is no oracle; 429 once the address failed
+ * too often with the key (AuthFailureLimiter). Routes opt out explicitly with @Public().
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -34,7 +31,7 @@ export class AuthGuard implements CanActivate {
       isHeader(key) && isHeader(secret) ? await this.auth.authenticate(key, secret) : null;
     if (!client) {
       await this.failures.failed(clientAddressKey(req), isHeader(key) ? key : undefined);
-      throw unauthenticated();
+      throw new DomainError('UNAUTHENTICATED', 'Missing or invalid X-API-Key / X-API-Secret');
     }
     req.apiClient = client;
 
@@ -51,7 +48,4 @@ export class AuthGuard implements CanActivate {
 }
 
 const isHeader = (v: unknown): v is string =>
-  typeof v === 'string' && v.length > 0 && v.length <= MAX_HEADER_LENGTH;
-
-const unauthenticated = () =>
-  new DomainError('UNAUTHENTICATED', 'Missing or invalid X-API-Key / X-API-Secret');
+  typeof v === 'string' && v.length > 0 && v.length <= 200;

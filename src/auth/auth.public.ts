@@ -1,7 +1,3 @@
-/**
- * What the auth module shares with the others besides its services (the layer rule of
- * .dependency-cruiser.cjs: another module imports only a module's root *.module.ts, *.slice.ts,
- * *.service.ts and this file).
- */
+/** What the auth module shares with the others besides its services (.dependency-cruiser.cjs). */
 export * from './auth.settings.js';
 export * from './rate-limiters.js';

@@ -4,8 +4,7 @@ import type { Logger } from 'pino';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { authSettings } from './auth.settings.js';
-import type { AuthSettings } from './auth.settings.js';
+import { authSettings, type AuthSettings } from './auth.settings.js';
 import { ApiClientEntity } from './api-client.entity.js';
 import { ApiClientsRepository } from './api-clients.repository.js';
 import { secretMatches } from './credentials.js';
@@ -17,11 +16,8 @@ interface CachedLookup {
   /** When the row was read: a failed check re-reads it only if it is older than REREAD_MS. */
   loadedAt: number;
   /**
-   * The secrets already found to match this row (at most one per hash it holds), as presented.
-   * A request repeating one is compared to it in constant time instead of hashed again: the
-   * HMAC was the dearest part of authenticating (BENCHMARKS.md, "What each optimisation bought").
-   * It lives and dies with the entry, so a revocation or a finished rotation bites exactly as
-   * before, and only a correct secret ever gets in.
+   * The secrets that matched this row's hashes, as presented: a repeat is compared in constant
+   * time instead of hashed again (the HMAC was the dearest part). Dropped with the entry.
    */
   verified: Buffer[];
 }
@@ -29,20 +25,12 @@ interface CachedLookup {
 /** last_used_at is bookkeeping: written at most this often per client. */
 const TOUCH_INTERVAL_MS = 60_000;
 const MAX_CACHE_ENTRIES = 10_000;
-/**
- * A failed check against a cached row re-reads it, at most this often per key: enough for a
- * secret issued meanwhile (`clients rotate`, another process) to work at once, while a stream
- * of wrong secrets for one key costs at most a few indexed reads a second.
- */
+/** A failed check re-reads the row at most this often per key: a new secret works at once. */
 const REREAD_MS = 250;
 
 /**
- * Verifies X-API-Key / X-API-Secret on the hot path. Client rows are cached for a few seconds
- * (AUTH_CACHE_TTL_MS), so a revocation or a finished rotation bites within that time on every
- * instance; the secret itself is checked on every request, in constant time, against the
- * cached hashes or a secret that already matched them while the row was cached. A check that
- * fails against a cached row reads the row again before answering 401, so a newly issued secret
- * (or key) works on its first request.
+ * Verifies X-API-Key / X-API-Secret on the hot path. Client rows are cached AUTH_CACHE_TTL_MS
+ * (a revocation bites within it); the secret is checked on every request, in constant time.
  */
 @Injectable()
 export class AuthService {
@@ -92,8 +80,7 @@ export class AuthService {
       : [DUMMY_HASH];
     // Hash even for unknown keys, so timing does not reveal which keys exist.
     const ok = secretMatches(this.settings.secretPepper, key, secret, hashes);
-    // Only a secret that matched a hash of this row is remembered, so the list never outgrows
-    // the row's one or two hashes (two while a rotation runs).
+    // Only a matching secret is remembered: at most one per hash of the row.
     if (ok && client) entry.verified.push(presented);
     return ok;
   }

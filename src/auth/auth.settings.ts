@@ -48,20 +48,15 @@ class AuthVariables {
 export const authSettings = defineSettings(
   'auth',
   AuthVariables,
-  (v, core) => {
-    const pepper = v.API_SECRET_PEPPER;
-    return {
-      /** Server-side key of the secret hashes; changing it invalidates every issued secret. */
-      secretPepper: pepper ?? DEVELOPMENT_PEPPER,
-      cacheTtlMs: v.AUTH_CACHE_TTL_MS ?? 5000,
-      rateLimitStore: (v.RATE_LIMIT_STORE ?? 'memory') as 'memory' | 'postgres',
-      defaultRateLimitPerMinute: v.RATE_LIMIT_DEFAULT_PER_MINUTE ?? 600,
-      /** Failed authentications per address and minute before 429. */
-      failuresPerMinute: v.AUTH_FAILURES_PER_MINUTE ?? 30,
-      /** Ensure and print a demo client at start (default: with the embedded database). */
-      demoClient: v.DEMO_CLIENT ?? core.database.isEmbedded,
-    };
-  },
+  (v, core) => ({
+    /** Server-side key of the secret hashes; changing it invalidates every issued secret. */
+    secretPepper: v.API_SECRET_PEPPER ?? DEVELOPMENT_PEPPER,
+    cacheTtlMs: v.AUTH_CACHE_TTL_MS ?? 5000,
+    rateLimitStore: (v.RATE_LIMIT_STORE ?? 'memory') as 'memory' | 'postgres',
+    defaultRateLimitPerMinute: v.RATE_LIMIT_DEFAULT_PER_MINUTE ?? 600,
+    failuresPerMinute: v.AUTH_FAILURES_PER_MINUTE ?? 30,
+    demoClient: v.DEMO_CLIENT ?? core.database.isEmbedded,
+  }),
   {
     title: 'API clients',
     // Keyed as text (an HMAC key of its UTF-8 bytes); required in production.

@@ -6,18 +6,11 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 
-export const KEY_PREFIX = 'rk_';
-export const SECRET_PREFIX = 'rs_';
-
 /** A public client key: prefixed, 128 random bits. */
-export function newClientKey(): string {
-  return KEY_PREFIX + randomBytes(16).toString('base64url');
-}
+export const newClientKey = () => 'rk_' + randomBytes(16).toString('base64url');
 
 /** A client secret: prefixed, 256 random bits, shown once. */
-export function newClientSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString('base64url');
-}
+export const newClientSecret = () => 'rs_' + randomBytes(32).toString('base64url');
 
 /**
  * Secrets carry 256 bits of randomness, so a slow password hash buys nothing; a keyed hash
@@ -27,11 +20,7 @@ export function hashSecret(pepper: string, key: string, secret: string): string 
   return createHmac('sha256', pepperKey(pepper)).update(`${key}\0${secret}`).digest('hex');
 }
 
-/**
- * The pepper as a KeyObject, made once: every request is authenticated by this HMAC, and given
- * the string, each call builds the key anew, a cost every request paid (the same bytes, so
- * the same hashes).
- */
+/** The pepper as a KeyObject, made once: building it on every request's HMAC cost each one. */
 const peppers = new Map<string, KeyObject>();
 function pepperKey(pepper: string): KeyObject {
   let k = peppers.get(pepper);

@@ -12,26 +12,13 @@ import {
 import { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import { InjectSettings } from '../config/settings.js';
-import { authSettings } from './auth.settings.js';
-import type { AuthSettings } from './auth.settings.js';
-
-export interface RateLimiterOptions {
-  /** The budget per key and window. */
-  points: number;
-  /** The window, in seconds (fixed: it starts with a key's first point). */
-  duration: number;
-  /** Keeps this limiter's keys apart from every other's in the shared store. */
-  keyPrefix: string;
-}
-
-/** How long a worker waits for the primary's count before the request fails. */
-const CLUSTER_TIMEOUT_MS = 2000;
+import { authSettings, type AuthSettings } from './auth.settings.js';
 
 /**
  * Counters that follow RATE_LIMIT_STORE: in memory (one instance: the process's, or a cluster
  * primary's for all its workers) or in PostgreSQL's `rate_limits` table (shared by all
  * instances, with an in-memory fallback if the database errs). Every limit of the service is
- * made here, so none counts per process or per instance by accident when several run.
+ * made here, so none counts per process by accident when several run.
  */
 @Injectable()
 export class RateLimiters {
@@ -40,12 +27,13 @@ export class RateLimiters {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  create(opts: RateLimiterOptions): RateLimiterAbstract {
+  /** `points` per key and window of `duration` seconds; `keyPrefix` keeps its keys apart. */
+  create(opts: { points: number; duration: number; keyPrefix: string }): RateLimiterAbstract {
     // In a cluster's worker the counters live in the primary (RateLimiterClusterMaster,
     // cluster.ts), so a limit means the same with one worker or eight.
     if (this.settings.rateLimitStore !== 'postgres')
       return cluster.isWorker
-        ? new RateLimiterCluster({ ...opts, timeoutMs: CLUSTER_TIMEOUT_MS })
+        ? new RateLimiterCluster({ ...opts, timeoutMs: 2000 })
         : new RateLimiterMemory(opts);
     return new RateLimiterPostgres({
       ...opts,
@@ -71,8 +59,7 @@ export const rateLimited = (message: string, state: RateLimiterRes): DomainError
 
 /**
  * Counts one request of `key` against `limiter`, a per-minute budget of `limit`: the answer gets
- * the RateLimit-* headers, and past the budget this throws 429 RATE_LIMITED (`message`, with
- * Retry-After). The one consume-or-refuse of every per-request limit of the service.
+ * the RateLimit-* headers, and past the budget this throws 429 RATE_LIMITED (`message`).
  */
 export async function consumeOrRefuse(
   limiter: RateLimiterAbstract,

@@ -3,11 +3,6 @@ import { escapeLike } from './search-text.js';
 /** How a query is normalised before it reaches the statement (the bench normalises the same way). */
 export { normalizeSearchText } from './search-text.js';
 
-/**
- * The catalogue search's SQL and parameters (contract §3, buscar). Part of the surface bench/ may
- * read: its EXPLAINs run this same statement.
- */
-
 const API_COLUMNS =
   'code, nombre, principio_activo, droga, dosis, posologia, presentacion, coberturas';
 const PAGE_COLUMNS = API_COLUMNS.split(', ')
@@ -15,25 +10,16 @@ const PAGE_COLUMNS = API_COLUMNS.split(', ')
   .join(', ');
 
 /**
- * Best match first. Candidates are rows whose search text contains the query, or holds a word
- * close to it by trigrams (`%>`: word_similarity ≥ pg_trgm.word_similarity_threshold, 0.6 by
- * default) — both answered by the GIN trigram index; `total` counts them all. They are ranked in
- * tiers: exact name or active ingredient, then one starting with the query, then containing it,
- * then typo matches. Inside the typo tier by word similarity; inside the others, which all hold
- * the query verbatim, products whose name holds it first (a brand named after the drug), then by
- * text length (the shorter, the closer); then name and code in byte order
- * (COLLATE "C": the same order whatever the database's locale). Code is unique: a total order.
- *
- * Cost (each candidate's heap row must be read and rechecked anyway): word_similarity is computed
- * only for typo-tier rows that can reach the requested page — none when the other tiers fill it
- * (`matched`), which also keeps those rows out of the sort; only the ranking keys are
- * materialised, and the API columns are read back by primary key for the page's rows.
- * On a 50,000-item mirror the 12 bench queries take about half the time of ranking every
- * candidate by word_similarity and similarity (bench/lib/explain.ts keeps that SQL as a
- * reference); common ingredients (~2,400 candidates) a third. Typo-only queries gain least: the
- * index recheck of `%>` already costs as much as their ranking.
+ * The catalogue search (contract §3), best match first. Candidates: rows whose search text
+ * contains the query or holds a word close to it by trigrams (`%>`), both answered by the GIN
+ * trigram index; `total` counts them all. Ranked in tiers: exact name or active ingredient, then
+ * starting with the query, then containing it, then typo matches (by word similarity); inside
+ * the others, products whose name holds the query first, then the shorter text; then name and
+ * code in byte order (COLLATE "C": the same whatever the locale; code is unique).
+ * word_similarity is computed only for typo-tier rows that can reach the page (none when the
+ * other tiers fill it: `matched`), and the API columns are read back for the page's rows only.
  * $1 normalised query, $2 prefix pattern, $3 substring pattern, $4 limit, $5 offset ($4 and $5
- * are typed where first met, in `$4 + $5`, which alone could not resolve their types).
+ * are typed where first met: `$4 + $5` alone could not resolve their types).
  */
 export const SEARCH_SQL = `
   WITH hits AS (
@@ -64,26 +50,19 @@ export const SEARCH_SQL = `
   ORDER BY h.tier, h.closeness DESC, h.named DESC, h.len, h.nombre_norm COLLATE "C", h.code COLLATE "C"`;
 
 /**
- * pg_trgm declares its operators with the default function cost, so the planner thinks
- * evaluating `%>` on every row is nearly free and, when a query matches a few percent of the
- * rows, prefers a sequential scan. Measured on a 50,000-item mirror: 150–190 ms that way,
- * 10–25 ms through the GIN index. With a trigram in the query the index is always usable,
- * so seq scans are discouraged for this one statement (SET LOCAL, in its own transaction).
- * Without one (e.g. "mg") a GIN scan would read the whole index: the planner decides.
+ * pg_trgm declares its operators with the default cost, so the planner thinks `%>` nearly free
+ * and may prefer a sequential scan (several times slower than the GIN index). With a trigram in the
+ * query the index is always usable, so seq scans are discouraged for this one statement;
+ * without one (e.g. "mg") a GIN scan would read the whole index: the planner decides.
  */
 const PREFER_INDEX = 'SET LOCAL enable_seqscan = off';
 
-/**
- * The search statement for an already normalised query (normalizeSearchText): $1 the query,
- * $2 its prefix pattern, $3 its substring pattern, $4 limit, $5 offset; `preferIndex` is the
- * statement to run first, in the same transaction, when there is one.
- */
+/** The search for a normalised query; `preferIndex`, when set, runs first in its transaction. */
 export function searchStatement(normalized: string, limit: number, offset: number) {
   const like = escapeLike(normalized);
   return {
     sql: SEARCH_SQL,
     params: [normalized, `${like}%`, `%${like}%`, limit, offset] as unknown[],
-    // With a trigram in the query the GIN index is always usable (see PREFER_INDEX).
     preferIndex: /[\p{L}\p{N}]{3}/u.test(normalized) ? PREFER_INDEX : undefined,
   };
 }

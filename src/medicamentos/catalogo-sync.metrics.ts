@@ -5,8 +5,6 @@ import { InjectSettings } from '../config/settings.js';
 import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { MirrorSyncRepository } from './mirror-sync.repository.js';
 
-export type SyncOutcome = 'success' | 'failure' | 'skipped';
-
 /** The sync's Prometheus metrics: outcome and duration per run, last success and mirror size. */
 @Injectable()
 export class CatalogoSyncMetrics {
@@ -38,9 +36,8 @@ export class CatalogoSyncMetrics {
       buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
       registers,
     });
-    // Read from the database at scrape time, so every instance reports the last sync of any:
-    // the same value everywhere (said in the help, as a label would not make them differ).
-    // One row by primary key; a failed read keeps the previous value rather than failing /metrics.
+    // Read from the database at scrape time, so every instance reports the last sync of any;
+    // a failed read keeps the previous value rather than failing /metrics.
     let last: { at: number; items: number } | undefined;
     const refresh = async () => {
       const s = await state.lastSync().catch(() => undefined);
@@ -67,7 +64,7 @@ export class CatalogoSyncMetrics {
     });
   }
 
-  record(outcome: SyncOutcome, seconds: number): void {
+  record(outcome: 'success' | 'failure' | 'skipped', seconds: number): void {
     this.runs.inc({ outcome });
     this.duration.observe({ outcome }, seconds);
   }

@@ -3,18 +3,15 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { medicamentosSettings } from './medicamentos.settings.js';
-import type { MedicamentosSettings } from './medicamentos.settings.js';
+import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { CatalogoSyncService, MirrorLoadingElsewhere } from './catalogo-sync.service.js';
 
 const SYNC_INTERVAL = 'catalogo-sync';
 
 /**
  * When the sync runs inside the service: once at start if the mirror is empty (unless
- * CATALOG_SYNC_ON_START=false; a search on an empty mirror still syncs first), then every
- * CATALOG_SYNC_INTERVAL_MINUTES (0: never; the CLI command remains). An unref'd interval in
- * the schedule module's registry: it never keeps the process alive, and instances that synced
- * recently make the others' scheduled runs skip (see CatalogoSyncService.isFresh).
+ * CATALOG_SYNC_ON_START=false), then every CATALOG_SYNC_INTERVAL_MINUTES (0: never), on an
+ * unref'd interval; a recent sync by another instance makes a scheduled run skip.
  */
 @Injectable()
 export class CatalogoSyncScheduler implements OnApplicationBootstrap, OnModuleDestroy {

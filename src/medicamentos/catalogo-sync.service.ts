@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { InjectSettings } from '../config/settings.js';
-import { medicamentosSettings } from './medicamentos.settings.js';
-import type { MedicamentosSettings } from './medicamentos.settings.js';
+import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { CatalogoClient } from './catalogo.client.js';
 import { CatalogoSyncMetrics } from './catalogo-sync.metrics.js';
 import { type MirrorRow, toMirrorRow } from './medicamento-mapping.js';
@@ -36,12 +35,10 @@ export class MirrorLoadingElsewhere extends DomainError {
 }
 
 /**
- * Mirrors the official catalogue: pages through it, then replaces the mirror in one
- * transaction. Collect-then-apply was chosen over a staging table: the whole catalogue is a
- * few tens of MB at most, it is checked for consistency before anything is written, and one
- * short transaction (no DDL, no table swap) keeps the previous mirror searchable and intact
- * when any page fails. One sync at a time: in-process by sharing the running promise, across
- * instances by an advisory lock.
+ * Mirrors the official catalogue: pages through it, then replaces the mirror in one short
+ * transaction (no staging table: the catalogue is a few tens of MB, checked before anything is
+ * written, and a failed page leaves the previous mirror intact). One sync at a time: in-process
+ * by sharing the running promise, across instances by an advisory lock.
  */
 @Injectable()
 export class CatalogoSyncService {
@@ -69,23 +66,16 @@ export class CatalogoSyncService {
     return this.running;
   }
 
-  /**
-   * Called after every sync this instance applies, and every one another process applies
-   * (MirrorChangeListener), e.g. to drop cached search results.
-   */
+  /** Called after every sync applied here or by another process (MirrorChangeListener). */
   onMirrorChanged(listener: () => void): void {
     this.changeListeners.push(listener);
   }
 
-  /** Tells the listeners the mirror changed. */
   mirrorChanged(): void {
     for (const listener of this.changeListeners) listener();
   }
 
-  /**
-   * Loads an empty mirror; afterwards the mirror holds data, or this throws
-   * UPSTREAM_UNAVAILABLE (MirrorLoadingElsewhere when another instance is loading it).
-   */
+  /** Loads an empty mirror, or throws UPSTREAM_UNAVAILABLE (MirrorLoadingElsewhere). */
   async ensureLoaded(trigger: SyncTrigger): Promise<void> {
     if (!(await this.reader.isEmpty())) return;
     const result = await this.run(trigger);

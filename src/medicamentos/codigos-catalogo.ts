@@ -9,14 +9,9 @@ export interface CodigosMirror {
 }
 
 /**
- * Whether catalogue codes exist in the mirror (SPEC 9.2: registration and dispensation refuse
- * unknown codes), asked on every registration that carries codes, so answered from memory:
- * each code's answer is kept `ttlMs` (a miss as long: a code the next sync brings is known at
- * once anyway, since every sync clears this), and the codes a request misses are read in one
- * query with those of requests arriving in the same turn of the event loop.
- *
- * While no sync ever completed nothing can be checked, and every code is accepted as before;
- * once one did, that stays true.
+ * Whether catalogue codes exist in the mirror (SPEC 9.2), asked on every registration with
+ * codes, so answered from memory: each answer is kept `ttlMs` (every sync clears them), and the
+ * misses of one turn of the event loop are read in one query. Before any sync, every code passes.
  */
 export class CodigosCatalogo {
   private readonly known: LookupCache<true> | null;
@@ -27,27 +22,18 @@ export class CodigosCatalogo {
     private readonly mirror: CodigosMirror,
     ttlMs: number,
   ) {
-    this.known =
-      ttlMs > 0
-        ? new LookupCache<true>({
-            ttlMs,
-            negativeTtlMs: ttlMs,
-            maxEntries: 50_000,
-            // A miss reads the local mirror: not the slow work a key is held for.
-            slowLoad: false,
-          })
-        : null;
+    // A miss reads the local mirror: not the slow work a key is held for (slowLoad).
+    const options = { ttlMs, negativeTtlMs: ttlMs, maxEntries: 50_000, slowLoad: false };
+    this.known = ttlMs > 0 ? new LookupCache<true>(options) : null;
   }
 
-  /** Forgets every answer (a sync changed the mirror). */
   clear(): void {
     this.known?.clear();
   }
 
   /** The codes of `codes` the catalogue does not hold (none while it never synced). */
   async desconocidos(codes: readonly string[]): Promise<Set<string>> {
-    const unknown = new Set<string>();
-    if (codes.length === 0 || !(await this.synced())) return unknown;
+    if (codes.length === 0 || !(await this.synced())) return new Set();
     const unique = [...new Set(codes)];
     const exists = await Promise.all(
       unique.map((code) =>
@@ -56,10 +42,7 @@ export class CodigosCatalogo {
           : this.load(code),
       ),
     );
-    unique.forEach((code, i) => {
-      if (!exists[i]) unknown.add(code);
-    });
-    return unknown;
+    return new Set(unique.filter((_, i) => !exists[i]));
   }
 
   private async synced(): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { decodeCatalogoPage } from './catalogo-wire.js';
+import { decodeCatalogoPage } from './catalogo.http-client.js';
 import { toMedicamentoItem, toMirrorRow } from './medicamento-mapping.js';
 import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
 

@@ -2,10 +2,7 @@ import type { CatalogoItem } from './catalogo.client.js';
 import type { MedicamentoEntity } from './entities/medicamento.entity.js';
 import { normalizeSearchText } from './search-text.js';
 
-/**
- * A mirror row as the sync writes it (the API's fields, what search compares, and two fields
- * kept for operators): the entity's columns but those the database fills.
- */
+/** A mirror row as the sync writes it: the entity's columns but those the database fills. */
 export type MirrorRow = Omit<MedicamentoEntity, 'search_text' | 'updated_at'>;
 
 export type StoredMedicamento = Pick<
@@ -17,19 +14,10 @@ export type StoredMedicamento = Pick<
 export type MedicamentoItem = Record<string, string | boolean>;
 
 /**
- * The mapping from the upstream's fields to the API's (contract §3; the seed names the fields but
- * not their source):
- *   code             ← codigo
- *   nombre           ← nombre_comercial (the brand: "IBUPIRAC 600")
- *   principio_activo ← ifa (ingrediente farmacéutico activo: "IBUPROFENO")
- *   droga            ← ifa as well: the catalogue has a single active-ingredient field, and the
- *                      generic (DCI) name is what prescribing by generic name (Ley 25.649) uses
- *   dosis            ← concentracion ("600 mg")
- *   posologia        ← forma_farmaceutica + via ("COMPRIMIDO RECUBIERTO, VÍA ORAL"): the only
- *                      administration data the catalogue has (it carries no dosage regimen)
- *   presentacion     ← presentacion ("envase x 20 comprimidos recubiertos")
- *   <insurer>_descuento ← the configured insurer is among coberturas
- * laboratorio and condicion_expendio are kept in the mirror, not (yet) in the API.
+ * The upstream's fields to the API's (contract §3). `droga` is `ifa` too: the catalogue has one
+ * active-ingredient field, and the generic (DCI) name is what prescribing by generic name (Ley
+ * 25.649) uses. `posologia` is form and route: the catalogue carries no dosage regimen.
+ * laboratorio and condicion_expendio are kept in the mirror, not in the API.
  */
 export function toMirrorRow(item: CatalogoItem): MirrorRow {
   const posologia = [item.forma_farmaceutica, item.via && `VÍA ${item.via}`]

@@ -13,8 +13,6 @@ export interface SearchPage {
   rows: StoredMedicamento[];
 }
 
-type SearchRow = StoredMedicamento & { total: number };
-
 /** The read side of the catalogue mirror (the sync writes through MirrorSyncRepository). */
 @Injectable()
 export class MedicamentosRepository {
@@ -26,7 +24,7 @@ export class MedicamentosRepository {
   /** A page of the search, on the read replica when there is one: the catalogue tolerates lag. */
   async search(normalized: string, limit: number, offset: number): Promise<SearchPage> {
     const rows = await this.transactions.onReplica(() =>
-      this.runSearch<SearchRow[]>('', normalized, limit, offset),
+      this.runSearch<Array<StoredMedicamento & { total: number }>>('', normalized, limit, offset),
     );
     const total = rows[0]?.total ?? 0;
     // A page past the end still carries the total, in one row with no item.
@@ -35,12 +33,8 @@ export class MedicamentosRepository {
 
   /** The plan of search() for this query, run exactly as search() runs it (tests, operators). */
   async explainSearch(normalized: string, options = 'COSTS'): Promise<string> {
-    const rows = await this.runSearch<Array<{ 'QUERY PLAN': string }>>(
-      `EXPLAIN (${options}) `,
-      normalized,
-      20,
-      0,
-    );
+    const plan = `EXPLAIN (${options}) `;
+    const rows = await this.runSearch<Array<{ 'QUERY PLAN': string }>>(plan, normalized, 20, 0);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   }
 

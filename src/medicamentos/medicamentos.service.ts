@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { validationFailed } from '../common/errors/domain-error.js';
 import { InjectSettings } from '../config/settings.js';
-import { medicamentosSettings } from './medicamentos.settings.js';
-import type { MedicamentosSettings } from './medicamentos.settings.js';
+import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { CatalogoSyncService } from './catalogo-sync.service.js';
 import { CodigosCatalogo } from './codigos-catalogo.js';
@@ -25,16 +24,11 @@ export interface MedicamentosPage {
  * Catalogue search (contract §3), served from the local mirror only: an upstream outage never
  * touches it, except when the mirror is still empty, where a sync is tried first.
  */
-/** The search cache's budget, in catalogue rows (see the constructor). */
-export const SEARCH_CACHE_MAX_ROWS = 20_000;
-
 @Injectable()
 export class MedicamentosService {
   /**
-   * The catalogue changes once a day and prescribers search the same few hundred drugs all
-   * day: a short per-query cache (CATALOG_SEARCH_CACHE_SECONDS; single flight) spares the
-   * trigram ranking. A sync applied here clears it; one applied by another instance is
-   * visible within that time.
+   * Prescribers search the same few hundred drugs all day: a short per-query cache
+   * (CATALOG_SEARCH_CACHE_SECONDS; single flight) spares the trigram ranking. Every sync clears it.
    */
   private readonly results: LookupCache<SearchPage>;
   private readonly codigos: CodigosCatalogo;
@@ -49,10 +43,9 @@ export class MedicamentosService {
       ttlMs,
       negativeTtlMs: ttlMs,
       maxEntries: 5000,
-      // Bounded by rows, not pages alone: 5,000 pages of 100 rows would be ~250 MB, more than
-      // the whole heap (--max-old-space-size=192); SEARCH_CACHE_MAX_ROWS rows are a small part.
+      // Bounded by rows, not pages alone: 5,000 pages of 100 rows would outgrow the heap.
       weigh: (page) => Math.max(1, page.rows.length),
-      maxWeight: SEARCH_CACHE_MAX_ROWS,
+      maxWeight: 20_000,
     });
     this.codigos = new CodigosCatalogo(
       { existing: (codes) => mirror.existingCodes(codes), synced: () => mirror.everSynced() },
@@ -64,11 +57,7 @@ export class MedicamentosService {
     });
   }
 
-  /**
-   * The codes of `codes` that are not in the catalogue (SPEC 9.2: a prescribed or dispensed
-   * code must be one); none while the mirror has never synced, when nothing can be checked.
-   * Answers are kept CATALOG_SEARCH_CACHE_SECONDS and dropped by every sync.
-   */
+  /** The codes not in the catalogue (SPEC 9.2); none while the mirror has never synced. */
   codigosDesconocidos(codes: readonly string[]): Promise<Set<string>> {
     return this.codigos.desconocidos(codes);
   }
@@ -106,10 +95,8 @@ export class MedicamentosService {
         { field: 'q', issue: 'must have at least 2 characters besides accents' },
       ]);
     }
-    if (this.settings.searchCacheSeconds === 0) return this.mirror.search(text, limit, offset);
-    const page = await this.results.get(`${limit}:${offset}:${text}`, () =>
-      this.mirror.search(text, limit, offset),
-    );
-    return page as SearchPage;
+    const search = () => this.mirror.search(text, limit, offset);
+    if (this.settings.searchCacheSeconds === 0) return search();
+    return (await this.results.get(`${limit}:${offset}:${text}`, search)) as SearchPage;
   }
 }

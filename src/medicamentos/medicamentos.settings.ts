@@ -42,13 +42,10 @@ export const medicamentosSettings = defineSettings(
   'medicamentos',
   MedicamentosVariables,
   (v) => ({
-    /** Names the discount field `<insurer>_descuento`. */
     insurerName: v.INSURER_NAME ?? 'pami',
-    /** The mirror's sync: every N minutes (0: only at start when empty, and the CLI). */
     syncIntervalMinutes: v.CATALOG_SYNC_INTERVAL_MINUTES ?? 1440,
     syncPageSize: v.CATALOG_SYNC_PAGE_SIZE ?? 500,
     syncOnStart: v.CATALOG_SYNC_ON_START ?? true,
-    /** Search results (per query) and catalogue codes' existence (per code) are kept this long (0: not cached). */
     searchCacheSeconds: v.CATALOG_SEARCH_CACHE_SECONDS ?? 60,
   }),
   { title: 'Medication catalogue mirror' },

@@ -9,7 +9,7 @@ export const MEDICAMENTOS_SCOPES = defineScopes({
   'medicamentos:read': 'search the medication catalogue',
 });
 
-/** A prescribed or dispensed code not in the catalogue mirror (SPEC 9.2; medicamento-desconocido.ts). */
+/** A prescribed or dispensed code not in the catalogue mirror (SPEC 9.2; medicamentos.public.ts). */
 export const MEDICAMENTOS_ERRORS = defineErrorCodes({
   MEDICAMENTO_DESCONOCIDO: 422,
 });

@@ -14,17 +14,11 @@ const PROBE_MS = 3000;
 const PROBE_PREFIX = 'probe:';
 
 /**
- * Hears every catalogue sync committed by any process on the database — another instance, or
- * the CLI's `catalogo sync` — through PostgreSQL LISTEN/NOTIFY (the sync notifies in its
- * transaction), and has this instance drop what it derived from the old mirror (its search
- * cache). A connection of its own, outside the pool: LISTEN lasts the whole session, and a
- * pooled connection would be handed to other queries. Lost, it reconnects with backoff and
- * then clears once, since notifications sent meanwhile were missed. Without it, another
- * process's sync shows here only after CATALOG_SEARCH_CACHE_SECONDS.
- *
- * Where notifications cannot reach a listening connection — behind a transaction-pooling
- * proxy — it notices (its own test notification never arrives), says so once and closes: the
- * search cache's lifetime bounds the staleness there.
+ * Hears every catalogue sync committed by any process (another instance, the CLI) through
+ * LISTEN/NOTIFY and has this instance drop its search cache. A connection of its own, outside
+ * the pool (LISTEN lasts the session). Lost, it reconnects with backoff and then clears once,
+ * since notifications sent meanwhile were missed. Where notifications cannot reach it (a
+ * transaction-pooling proxy: its own probe never arrives) it says so once and closes.
  */
 @Injectable()
 export class MirrorChangeListener implements OnApplicationBootstrap, OnModuleDestroy {
@@ -43,7 +37,7 @@ export class MirrorChangeListener implements OnApplicationBootstrap, OnModuleDes
     this.log = logger.child({ component: 'catalogo-listener' });
   }
 
-  /** Listening before the service answers, when the database allows; never fails the start. */
+  /** Listening before the service answers when the database allows; never fails the start. */
   async onApplicationBootstrap(): Promise<void> {
     await this.connect();
   }
@@ -57,9 +51,8 @@ export class MirrorChangeListener implements OnApplicationBootstrap, OnModuleDes
   private async connect(): Promise<void> {
     this.retry = undefined;
     if (this.stopped) return;
-    const url = (this.db.options as { url?: string }).url;
     const client = new pg.Client({
-      connectionString: url,
+      connectionString: (this.db.options as { url?: string }).url,
       // Named per process, so an operator (or a test) can tell the instances' listeners apart.
       application_name: `catalogo-listener ${process.pid}`,
     });

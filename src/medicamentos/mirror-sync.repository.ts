@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { CatalogoSyncStateEntity } from './entities/catalogo-sync-state.entity.js';
 import type { MirrorRow } from './medicamento-mapping.js';
 import { DELETE_GONE_SQL, UPSERT_SQL } from './mirror-sync.sql.js';
@@ -18,11 +18,6 @@ export interface ApplyCounts {
   deleted: number;
 }
 
-export interface LastSync {
-  syncedAt: Date;
-  itemCount: number;
-}
-
 export interface SyncLock {
   release(): Promise<void>;
 }
@@ -36,11 +31,9 @@ export class MirrorSyncRepository {
    * Replaces the mirror's content with `rows` (codes unique) in one transaction: readers keep
    * seeing the previous mirror until the commit, and a failure anywhere leaves it untouched.
    */
-  async replaceAll(rows: MirrorRow[]): Promise<ApplyCounts> {
-    const qr = this.db.createQueryRunner();
-    await qr.connect();
-    try {
-      await qr.startTransaction();
+  replaceAll(rows: MirrorRow[]): Promise<ApplyCounts> {
+    return this.db.transaction(async (manager) => {
+      const qr = manager.queryRunner as QueryRunner;
       const counts: ApplyCounts = { inserted: 0, updated: 0, deleted: 0 };
       for (let i = 0; i < rows.length; i += BATCH) {
         const batch = JSON.stringify(rows.slice(i, i + BATCH));
@@ -52,38 +45,29 @@ export class MirrorSyncRepository {
       }
       const gone = await qr.query(DELETE_GONE_SQL, [rows.map((r) => r.code)], true);
       counts.deleted = gone.affected ?? 0;
-      await qr.manager
+      await manager
         .getRepository(CatalogoSyncStateEntity)
         .upsert({ id: 1, synced_at: () => 'now()', item_count: rows.length }, ['id']);
       // Every instance, and this one, drops what it derived from the old mirror.
       await qr.query('SELECT pg_notify($1, $2)', [MIRROR_CHANGED_CHANNEL, '']);
-      await qr.commitTransaction();
       return counts;
-    } catch (err) {
-      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
-      throw err;
-    } finally {
-      await qr.release();
-    }
+    });
   }
 
   /** The last successful sync by any instance. */
-  async lastSync(): Promise<LastSync | undefined> {
+  async lastSync(): Promise<{ syncedAt: Date; itemCount: number } | undefined> {
     const state = await this.db.getRepository(CatalogoSyncStateEntity).findOneBy({ id: 1 });
     return state ? { syncedAt: state.synced_at, itemCount: state.item_count } : undefined;
   }
 
   /**
-   * The cross-instance sync lock, or undefined when another instance holds it. A session lock
-   * on a connection of its own, outside the pool: it must last the whole sync (upstream
-   * paging included) without pinning one of the pool's connections for that long. A crash
-   * closes the connection and frees the lock.
+   * The cross-instance sync lock, or undefined when another instance holds it: a session lock on
+   * a connection outside the pool, held the whole sync (a crash closes it and frees the lock).
    */
   async tryLock(): Promise<SyncLock | undefined> {
     const url = (this.db.options as { url?: string }).url;
     const client = new pg.Client({ connectionString: url, application_name: 'catalogo-sync' });
-    // A dropped connection must not crash the process (pg emits 'error'); the sync's own
-    // queries go through the pool and fail, or succeed, on their own.
+    // A dropped connection must not crash the process; the sync's queries go through the pool.
     client.on('error', () => undefined);
     await client.connect();
     try {

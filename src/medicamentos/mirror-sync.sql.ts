@@ -2,19 +2,14 @@ import { entityColumns } from '../common/sql/entity-columns.js';
 import { MedicamentoEntity } from './entities/medicamento.entity.js';
 
 /**
- * The catalogue sync's bulk writes (tens of thousands of rows per run): one JSON parameter per
- * batch (jsonb_to_recordset), whatever the batch size, and one anti-join for the rows gone
- * upstream. The columns are the entity's, but those the database fills: the generated search
- * text, and `updated_at`, which the upsert sets itself (its time is the database's).
+ * The catalogue sync's bulk writes: one JSON parameter per batch (jsonb_to_recordset), and one
+ * anti-join for the rows gone upstream. The entity's columns but those the database fills.
  */
 const COLUMNS = entityColumns(MedicamentoEntity).filter(
   (c) => !c.generated && c.column !== 'updated_at',
 );
 const names = COLUMNS.map((c) => c.column);
 const changed = names.filter((c) => c !== 'code');
-
-/** The columns of a batch's rows (MirrorRow's fields). */
-export const MIRROR_COLUMNS = names;
 
 /**
  * Upserts `$1` (a JSON array of rows). An unchanged row is not rewritten (no dead tuple, no

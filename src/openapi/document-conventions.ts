@@ -1,4 +1,5 @@
 import type {
+  ComponentsObject,
   HeaderObject,
   OpenAPIObject,
   OperationObject,
@@ -6,32 +7,39 @@ import type {
   ReferenceObject,
   ResponseObject,
   SchemaObject,
+  ServerObject,
 } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
+import { statusOf } from '../common/errors/error-codes.js';
+import { registeredSlices } from '../common/module-slice.js';
+import { ID_TRANSACCION_PATTERN, UUID_PATTERN } from '../common/validation/patterns.js';
 import {
   composeExample,
   EXAMPLES_BY_PROPERTY,
   REQUEST_EXAMPLES,
   SUCCESS_EXAMPLES,
 } from './examples.js';
-import { addErrorExamples } from './error-responses.js';
-import { operationIdFor } from './operation-ids.js';
-import { addOperationsRoutes } from './operations-routes.js';
-import { usedTags } from './tags.js';
-import { ID_TRANSACCION_PATTERN, UUID_PATTERN } from '../common/validation/patterns.js';
-import { closeRequestBodies, restrictText } from './request-schemas.js';
+import {
+  type ErrorExample,
+  exampleMedia,
+  examplesFor,
+  OPERATION_ERROR_EXAMPLES,
+} from './error-examples.js';
+import { closeRequestBodies, isRef, operations, restrictText } from './request-schemas.js';
 import {
   ANY_ROUTE_STATUSES,
-  ERROR_ENVELOPE,
+  ERROR_ENVELOPE_REF,
   EVERY_ANSWER_HEADERS,
   HEADERS,
   headerRef,
   rateLimitHeaders,
   responseNameFor,
   responseRef,
-  STANDARD_RESPONSES,
+  standardResponses,
+  statusHeaders,
 } from './standard-responses.js';
+import { usedTags } from './tags.js';
 
 /**
  * The conventions every operation shares, applied once to the document Nest builds from the
@@ -47,10 +55,7 @@ export interface DocumentSettings {
   publicBaseUrl?: string;
 }
 
-/**
- * Path parameters by name: what the server accepts (a value outside answers 400 or 404). A
- * route that declares its parameter's own pattern (`{cuir}`: the cuir module's) keeps it.
- */
+/** Path parameters by name: what the server accepts; a route's own pattern (`{cuir}`) is kept. */
 const PATH_PARAMETERS: Record<string, SchemaObject> = {
   id_transaccion: { type: 'string', pattern: ID_TRANSACCION_PATTERN, maxLength: 18 },
 };
@@ -65,69 +70,117 @@ const PATH_PARAMETER_DESCRIPTIONS: Record<string, string> = {
     "The dispensation's id (a UUID), as POST /v1/dispensas answered it. Another client's id answers 404, exactly like a missing one.",
 };
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-type Method = (typeof METHODS)[number];
-const BODY_METHODS = new Set<Method>(['post', 'put', 'patch']);
+/**
+ * Stable operationIds, keyed by method and path, never by handler names: generated clients name
+ * their functions after them. Each module declares its routes' in its slice; these are the
+ * routes of no module; a route named nowhere gets one derived from its method and path.
+ */
+const OPERATIONS_IDS: Record<string, string> = {
+  'GET /health/live': 'healthLive',
+  'GET /health/ready': 'healthReady',
+  'GET /metrics': 'metrics',
+  'GET /openapi.json': 'openapiDocument',
+  'GET /openapi.yaml': 'openapiDocumentYaml',
+  'GET /docs': 'apiDocs',
+};
+
 /** Statuses of the standard answers every operation lists (besides its own). */
 const EVERY_OPERATION = [400, 404, 405, 408, 431, 500, 503];
 const AUTHENTICATED = [401, 403, 429];
 /** The citizen's routes take a token, not a client's keys: no scope, so no 403. */
 const CITIZEN = [401, 429];
-/**
- * Errors an idempotent operation stores and replays: those raised from validation on (not by
- * the middleware or the guards: 401, 403, 413, 415, 429), and never a 5xx.
- */
+/** Errors an idempotent operation stores and replays: from validation on, never a 5xx. */
 const REPLAYABLE_ERRORS = [400, 404, 409, 422];
 const WITH_BODY = [413, 415];
 
-const isRef = (x: object): x is ReferenceObject => '$ref' in x;
-const isApi = (path: string) => path.startsWith('/v1/');
 const toAscii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+const scopeOf = (op: OperationObject) =>
+  (op as { 'x-required-scope'?: string })['x-required-scope'];
 
 export function completeDocument(doc: OpenAPIObject, settings: DocumentSettings): OpenAPIObject {
   addOperationsRoutes(doc);
   const components = (doc.components ??= {});
   components.headers = { ...components.headers, ...HEADERS };
-  components.responses = {
-    ...components.responses,
-    ...Object.fromEntries(Object.entries(STANDARD_RESPONSES).map(([n, r]) => [n, r.response])),
-  };
+  components.responses = { ...components.responses, ...standardResponses() };
   // Both headers in one requirement object: together, not either.
   doc.security = [{ [API_KEY_SCHEME]: [], [API_SECRET_SCHEME]: [] }];
-  doc.servers = [
-    settings.publicBaseUrl
-      ? {
-          url: settings.publicBaseUrl,
-          description: 'This deployment (production or staging: its PUBLIC_BASE_URL)',
-        }
-      : {
-          url: '/',
-          description:
-            'This deployment, relative to where this document is served (local, test, staging or production)',
-        },
-  ].map((s) => ({ ...s, 'x-internal': false }));
+  const url = settings.publicBaseUrl || '/';
+  const description = settings.publicBaseUrl
+    ? 'This deployment (production or staging: its PUBLIC_BASE_URL)'
+    : 'This deployment, relative to where this document is served (local, test, staging or production)';
+  doc.servers = [{ url, description, 'x-internal': false } as ServerObject];
 
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (op) completeOperation(path, method, op);
-    }
+  const ids = {
+    ...Object.fromEntries(registeredSlices().flatMap((s) => Object.entries(s.operationIds ?? {}))),
+    ...OPERATIONS_IDS,
+  };
+  for (const { path, method, op } of operations(doc)) {
+    const route = `${method.toUpperCase()} ${path}`;
+    op.operationId = ids[route] ?? derivedOperationId(method, path);
+    completeOperation(path, method, op, components.responses.BadRequest as ResponseObject);
   }
   closeRequestBodies(doc);
-  addExamples(doc);
-  addErrorExamples(doc);
+  const lookup = (ref: string) =>
+    components.schemas?.[ref.replace('#/components/schemas/', '')] as SchemaObject | undefined;
+  for (const { op } of operations(doc)) {
+    addExamples(op, lookup);
+    addErrorExamples(op, components.responses);
+  }
+  dropUnusedResponses(doc);
   nameInsurerMember(doc, settings.insurerName);
-  doc.tags = usedTags(doc);
+  doc.tags = usedTags(new Set(operations(doc).flatMap(({ op }) => op.tags ?? [])));
   (doc as unknown as Record<string, unknown>)['x-unmatched-route-responses'] = Object.fromEntries(
-    ANY_ROUTE_STATUSES.map((s) => [String(s), responseRef(responseNameFor(s) as string)]),
+    ANY_ROUTE_STATUSES.map((s) => [String(s), responseRef(responseNameFor(s))]),
   );
   return doc;
 }
 
-function completeOperation(path: string, method: Method, op: OperationObject): void {
-  op.operationId = operationIdFor(method, path);
+/** `GET /v1/dispensas/{id_dispensa}` → `getV1DispensasIdDispensa`. */
+function derivedOperationId(method: string, path: string): string {
+  const words = path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1));
+  return method.toLowerCase() + words.join('');
+}
+
+/** Routes served outside the controllers' documentation: the metrics scrape and this document. */
+function addOperationsRoutes(doc: OpenAPIObject): void {
+  const route = (description: string, type: string, schema: SchemaObject) => ({
+    get: {
+      tags: ['operations'],
+      summary: description,
+      description,
+      responses: { 200: { description, content: { [type]: { schema } } } },
+    },
+  });
+  const text = { type: 'string', maxLength: 10_000_000 } as const;
+  doc.paths['/metrics'] ??= route(
+    'Prometheus metrics (text exposition format 0.0.4): HTTP latency by route and status, queue depth, delivery outcomes, breaker states, catalogue sync.',
+    'text/plain',
+    text,
+  );
+  doc.paths['/openapi.json'] ??= route(
+    "This OpenAPI document, as this deployment serves it (the catalogue's insurer member is named after its INSURER_NAME).",
+    'application/json',
+    { type: 'object' },
+  );
+  doc.paths['/openapi.yaml'] ??= route('This OpenAPI document, in YAML.', 'text/yaml', text);
+  doc.paths['/docs'] ??= route(
+    'The interactive documentation of this document (Swagger UI).',
+    'text/html',
+    text,
+  );
+}
+
+function completeOperation(
+  path: string,
+  method: string,
+  op: OperationObject,
+  badRequest: ResponseObject,
+): void {
   op.tags = (op.tags ?? []).map(toAscii);
-  const api = isApi(path);
+  const api = path.startsWith('/v1/');
   if (!api) op.security = [];
   // Rate-limit headers are always on the 2xx of API-key operations (the client's budget) and of
   // the citizen-token ones (the citizen's or the address's, whichever is nearer its end).
@@ -137,23 +190,14 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
       (r) => API_KEY_SCHEME in r || CITIZEN_TOKEN_SCHEME in r,
     );
   const citizen =
-    op.security !== undefined &&
-    op.security.length > 0 &&
+    !!op.security?.length &&
     op.security.every((r) => Object.keys(r).join() === CITIZEN_TOKEN_SCHEME);
-  const ext = op as OperationObject & { 'x-required-scope'?: string };
-  const scope = ext['x-required-scope'];
+  const scope = scopeOf(op);
   if (scope && !op.description?.includes('**Scope:**')) {
-    op.description = [
-      op.description,
-      `**Scope:** \`${scope}\` (send X-API-Key and X-API-Secret of a client holding it; without it: 403).`,
-    ]
-      .filter(Boolean)
-      .join('\n\n');
+    const line = `**Scope:** \`${scope}\` (send X-API-Key and X-API-Secret of a client holding it; without it: 403).`;
+    op.description = op.description ? `${op.description}\n\n${line}` : line;
   }
-  for (const p of op.parameters ?? []) {
-    if (isRef(p)) continue;
-    completeParameter(p);
-  }
+  for (const p of op.parameters ?? []) if (!isRef(p)) completeParameter(p);
   const idempotent = (op.parameters ?? []).some(
     (p) => !isRef(p) && p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
   );
@@ -161,20 +205,18 @@ function completeOperation(path: string, method: Method, op: OperationObject): v
   const standard = [
     ...EVERY_OPERATION,
     ...(api ? (citizen ? CITIZEN : AUTHENTICATED) : []),
-    ...(BODY_METHODS.has(method) ? WITH_BODY : []),
+    ...(['post', 'put', 'patch'].includes(method) ? WITH_BODY : []),
   ];
-  for (const status of standard) {
-    op.responses[status] ??= responseRef(responseNameFor(status) as string);
-  }
+  for (const status of standard) op.responses[status] ??= responseRef(responseNameFor(status));
   // A stored validation failure is replayed too: the idempotent operation's 400 says so.
-  if (idempotent && isRef(op.responses[400] ?? {})) {
-    op.responses[400] = structuredClone(STANDARD_RESPONSES.BadRequest.response);
-  }
+  if (idempotent && isRef(op.responses[400] ?? {})) op.responses[400] = structuredClone(badRequest);
   for (const [status, response] of Object.entries(op.responses)) {
     if (!response || isRef(response)) continue;
     completeResponse(Number(status), response, { api, keyed, idempotent });
   }
-  op.responses = sortByStatus(op.responses);
+  op.responses = Object.fromEntries(
+    Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 function completeParameter(p: ParameterObject): void {
@@ -213,25 +255,23 @@ function completeResponse(
       required: true,
       schema: { type: 'string', enum: ['no-store'] },
     };
+    Object.assign(headers, rateLimitHeaders(success && on.keyed));
   }
-  if (on.api) Object.assign(headers, rateLimitHeaders(success && on.keyed));
-  if (status === 429) headers['Retry-After'] = { ...HEADERS['Retry-After'], required: true };
-  if (status === 503) headers['Retry-After'] = headerRef('Retry-After');
-  if (status === 405) headers.Allow = headerRef('Allow');
+  Object.assign(headers, statusHeaders(status));
   if (on.idempotent && (success || REPLAYABLE_ERRORS.includes(status))) {
     headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
   }
   response.headers = { ...headers, ...response.headers };
 
   if (status >= 400) {
-    // Contract §1: every error the service emits is the error envelope (examples: error-responses.ts).
+    // Contract §1: every error the service emits is the error envelope.
     const media = response.content?.['application/json'];
     const example = media?.example as unknown;
     // A route a browser reads (the public verification) also answers a page: kept as declared.
     const pages = Object.entries(response.content ?? {}).filter(([t]) => t === 'text/html');
     response.content = {
       'application/json': {
-        schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` },
+        schema: { $ref: ERROR_ENVELOPE_REF },
         ...(example === undefined ? {} : { example }),
         ...(media?.examples === undefined ? {} : { examples: media.examples }),
       },
@@ -246,48 +286,69 @@ function completeResponse(
   }
 }
 
-function sortByStatus<T>(responses: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
-}
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Request and success examples composed from the schemas (examples.ts). */
-function addExamples(doc: OpenAPIObject): void {
-  const lookup = (ref: string) =>
-    doc.components?.schemas?.[ref.replace('#/components/schemas/', '')] as SchemaObject | undefined;
-  for (const item of Object.values(doc.paths)) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const body = op.requestBody;
-      const media = body && !isRef(body) ? body.content['application/json'] : undefined;
-      if (media && media.example === undefined && media.examples === undefined) {
-        const example = composeExample(media.schema, lookup);
-        const story = op.operationId ? REQUEST_EXAMPLES[op.operationId] : undefined;
-        media.example = story && isObject(example) ? story(example) : example;
-      }
-      for (const [status, response] of Object.entries(op.responses)) {
-        if (!response || isRef(response) || !status.startsWith('2')) continue;
-        const json = response.content?.['application/json'];
-        if (json?.schema && json.example === undefined && json.examples === undefined) {
-          const example = composeExample(json.schema, lookup);
-          const story = op.operationId ? SUCCESS_EXAMPLES[op.operationId] : undefined;
-          if (story && isEnvelope(example)) example.data = story(example.data);
-          if (example !== undefined) json.example = example;
-        }
-      }
+function addExamples(op: OperationObject, lookup: (ref: string) => SchemaObject | undefined) {
+  const body = op.requestBody;
+  const media = body && !isRef(body) ? body.content['application/json'] : undefined;
+  if (media && media.example === undefined && media.examples === undefined) {
+    const example = composeExample(media.schema, lookup);
+    const story = REQUEST_EXAMPLES[op.operationId ?? ''];
+    media.example = story && isObject(example) ? story(example) : example;
+  }
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (!response || isRef(response) || !status.startsWith('2')) continue;
+    const json = response.content?.['application/json'];
+    if (json?.schema && json.example === undefined && json.examples === undefined) {
+      const example = composeExample(json.schema, lookup);
+      const story = SUCCESS_EXAMPLES[op.operationId ?? ''];
+      if (story && isObject(example) && isObject(example.data)) example.data = story(example.data);
+      if (example !== undefined) json.example = example;
     }
   }
 }
 
-const isObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
-const isEnvelope = (x: unknown): x is { data: Record<string, unknown> } =>
-  isObject(x) && isObject(x.data);
-
 /**
- * The catalogue's discount member is named after the deployment's insurer (INSURER_NAME): the
- * served document names it as this deployment answers it.
+ * Every error answer shows an example of each code it names (error-examples.ts). A standard
+ * answer (a $ref, with its own examples) is copied in place only where the operation answers
+ * one of its codes otherwise: its own message, or the scope it lacks (403).
  */
+function addErrorExamples(op: OperationObject, standard: ComponentsObject['responses']) {
+  const scope = scopeOf(op);
+  const own: ErrorExample[] = [
+    ...(OPERATION_ERROR_EXAMPLES[op.operationId ?? ''] ?? []),
+    ...(scope
+      ? [{ code: 'FORBIDDEN' as const, message: `This client lacks the scope ${scope}` }]
+      : []),
+  ];
+  for (const [key, response] of Object.entries(op.responses)) {
+    const status = Number(key);
+    if (!(status >= 400) || !response) continue;
+    const mine = own.filter((e) => statusOf(e.code) === status);
+    const component = isRef(response) ? standard?.[response.$ref.split('/').pop() ?? ''] : response;
+    if (!component || isRef(component) || (isRef(response) && mine.length === 0)) continue;
+    const target = isRef(response) ? (op.responses[key] = structuredClone(component)) : component;
+    const list = examplesFor(status, target.description, mine);
+    if (list.length === 0) continue;
+    target.content = {
+      ...target.content,
+      'application/json': { schema: { $ref: ERROR_ENVELOPE_REF }, ...exampleMedia(list) },
+    };
+  }
+}
+
+/** A standard answer no operation refers to any more (Forbidden: each names its scope) goes. */
+function dropUnusedResponses(doc: OpenAPIObject): void {
+  const responses = doc.components?.responses ?? {};
+  const text = JSON.stringify({ ...doc, components: { ...doc.components, responses: {} } });
+  for (const name of Object.keys(responses)) {
+    if (!text.includes(`"#/components/responses/${name}"`)) delete responses[name];
+  }
+}
+
+/** The catalogue's discount member is named after the deployment's insurer (INSURER_NAME). */
 function nameInsurerMember(doc: OpenAPIObject, insurer: string): void {
   const schema = doc.components?.schemas?.MedicamentoDto as SchemaObject | undefined;
   if (!schema?.properties || !('pami_descuento' in schema.properties)) return;

@@ -28,21 +28,16 @@ export const EXAMPLE_IDS = {
 
 type Data = Record<string, unknown>;
 
-/**
- * Request examples that differ from what their schemas compose, by operationId (the composed
- * body in, the example out).
- */
-export const REQUEST_EXAMPLES: Record<string, (body: Data) => Data> = {
+/** Request examples that differ from what their schemas compose, by operationId. */
+export const REQUEST_EXAMPLES: Partial<Record<string, (body: Data) => Data>> = {
   // The pharmacy's live reservation is consumed without naming it; the optional reserva_id
   // would have to be the id the reservation answered (another one is refused with 400).
   dispensarReceta: ({ reserva_id: _, ...body }) => body,
 };
 
 /**
- * Example values composed from the schemas themselves: a property's own `example`, else the
- * value below for its name (so a CUIR looks like a CUIR wherever it appears), else one derived
- * from its type. The e2e suite sends every request example and expects it accepted, and the
- * linters check every example against its schema.
+ * Examples are composed from the schemas: a property's own `example`, else the value below for
+ * its name (a CUIR looks like a CUIR wherever it appears), else one derived from its type.
  */
 export const EXAMPLES_BY_PROPERTY: Record<string, unknown> = {
   id_transaccion: EXAMPLE_IDS.id_transaccion,
@@ -63,8 +58,6 @@ export const EXAMPLES_BY_PROPERTY: Record<string, unknown> = {
   verificado_por_id: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
   ministerio_ref: null,
 };
-
-const DATE_TIME_EXAMPLE = EXAMPLE_IDS.registrada;
 
 const COMPLETED = {
   estado: 'COMPLETED',
@@ -88,8 +81,6 @@ const DISPENSA_DE_RECETA = {
   ],
   revertida: false,
 };
-const dispensedItems = (d: Data) =>
-  (d.items as Data[]).map((i) => ({ ...i, dispensado: i.cantidad }));
 /** The story's dispensation as its own answers show it (not reversed). */
 const dispensed = (d: Data): Data => ({
   ...d,
@@ -152,16 +143,14 @@ const RECETA_FISCALIZADA: Data = {
 
 /**
  * Success examples that differ from what their schemas compose, by operationId: the
- * prescription as that answer shows it in the story above (the composed `data` in, the
- * answer's `data` out). A schema shared by several answers composes one state; these give
- * the others theirs.
+ * prescription as that answer shows it in the story above (the composed `data` in and out).
  */
-export const SUCCESS_EXAMPLES: Record<string, (data: Data) => Data> = {
+export const SUCCESS_EXAMPLES: Partial<Record<string, (data: Data) => Data>> = {
   // After the ministry acknowledged it and the pharmacy dispensed it.
   obtenerReceta: (d) => ({
     ...d,
     ...COMPLETED,
-    items: dispensedItems(d),
+    items: (d.items as Data[]).map((i) => ({ ...i, dispensado: i.cantidad })),
     estado_receta: 'DISPENSADA',
     dispensas: [DISPENSA_DE_RECETA],
   }),
@@ -229,19 +218,16 @@ export const SUCCESS_EXAMPLES: Record<string, (data: Data) => Data> = {
 };
 
 type Schema = SchemaObject | ReferenceObject;
-export type SchemaLookup = (ref: string) => SchemaObject | undefined;
-
-const isRef = (s: Schema): s is ReferenceObject => '$ref' in s;
 
 /** An example for `schema`, or undefined when none can be composed. */
 export function composeExample(
   schema: Schema | undefined,
-  lookup: SchemaLookup,
+  lookup: (ref: string) => SchemaObject | undefined,
   propertyName?: string,
   depth = 0,
 ): unknown {
   if (!schema || depth > 8) return undefined;
-  if (isRef(schema)) return composeExample(lookup(schema.$ref), lookup, propertyName, depth + 1);
+  if ('$ref' in schema) return composeExample(lookup(schema.$ref), lookup, propertyName, depth + 1);
   if (schema.example !== undefined) return schema.example;
   if (propertyName !== undefined && propertyName in EXAMPLES_BY_PROPERTY) {
     return EXAMPLES_BY_PROPERTY[propertyName];
@@ -261,8 +247,8 @@ export function composeExample(
       return item === undefined ? undefined : [item];
     }
     case 'string':
-      if (schema.format === 'date-time') return DATE_TIME_EXAMPLE;
-      if (schema.format === 'date') return DATE_TIME_EXAMPLE.slice(0, 10);
+      if (schema.format === 'date-time') return EXAMPLE_IDS.registrada;
+      if (schema.format === 'date') return EXAMPLE_IDS.registrada.slice(0, 10);
       return schema.nullable ? null : undefined;
     case 'integer':
     case 'number':

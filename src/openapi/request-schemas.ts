@@ -3,17 +3,27 @@ import { TEXT_PATTERN } from '../common/validation/patterns.js';
 
 /**
  * Request bodies say what the validation pipe enforces on every route: unknown fields are
- * refused (`additionalProperties: false`) and text may not hold control
- * characters (request-text.ts). A component used by
- * requests and responses alike is split: requests get a closed copy named `<Name>Input`, so
- * answers stay open to new members.
+ * refused (`additionalProperties: false`) and text may not hold control characters
+ * (request-text.ts). A component used by requests and responses alike is split: requests get a
+ * closed copy named `<Name>Input`, so answers stay open to new members.
  */
 
 type Schema = SchemaObject | ReferenceObject;
 const SCHEMA_PREFIX = '#/components/schemas/';
-const isRef = (s: object): s is ReferenceObject => '$ref' in s;
+export const isRef = (s: object): s is ReferenceObject => '$ref' in s;
 const nameOf = (ref: string) =>
   ref.startsWith(SCHEMA_PREFIX) ? ref.slice(SCHEMA_PREFIX.length) : undefined;
+
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Every operation of the document, with its path and method. */
+export const operations = (doc: OpenAPIObject) =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const op = item[method];
+      return op ? [{ path, method, op }] : [];
+    }),
+  );
 
 /** Every sub-schema of `schema`, itself included (not following $refs). */
 function* subSchemas(schema: Schema | undefined): Generator<Schema> {
@@ -24,8 +34,8 @@ function* subSchemas(schema: Schema | undefined): Generator<Schema> {
   if (schema.items) yield* subSchemas(schema.items);
   if (typeof schema.additionalProperties === 'object')
     yield* subSchemas(schema.additionalProperties);
-  for (const list of [schema.allOf, schema.anyOf, schema.oneOf]) {
-    for (const s of list ?? []) yield* subSchemas(s);
+  for (const s of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) {
+    yield* subSchemas(s);
   }
   if (schema.not) yield* subSchemas(schema.not);
 }
@@ -46,38 +56,22 @@ function reachable(doc: OpenAPIObject, roots: Schema[]): Set<string> {
   return seen;
 }
 
-function operations(doc: OpenAPIObject) {
-  return Object.values(doc.paths).flatMap((item) =>
-    (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((m) => item[m] ?? []),
+/** The schemas of the media types of `bodies` (request bodies or responses). */
+const mediaSchemas = (bodies: Array<object | undefined>): Schema[] =>
+  bodies.flatMap((b) =>
+    b && !isRef(b)
+      ? Object.values(
+          (b as { content?: Record<string, { schema?: Schema }> }).content ?? {},
+        ).flatMap((m) => m.schema ?? [])
+      : [],
   );
-}
-
-function requestRoots(doc: OpenAPIObject): Schema[] {
-  return operations(doc).flatMap((op) => {
-    const body = op.requestBody;
-    if (!body || isRef(body)) return [];
-    return Object.values(body.content).flatMap((media) => media.schema ?? []);
-  });
-}
-
-function responseRoots(doc: OpenAPIObject): Schema[] {
-  const fromOps = operations(doc).flatMap((op) =>
-    Object.values(op.responses).flatMap((r) =>
-      r && !isRef(r) ? Object.values(r.content ?? {}).flatMap((m) => m.schema ?? []) : [],
-    ),
-  );
-  const fromComponents = Object.values(doc.components?.responses ?? {}).flatMap((r) =>
-    isRef(r) ? [] : Object.values(r.content ?? {}).flatMap((m) => m.schema ?? []),
-  );
-  return [...fromOps, ...fromComponents];
-}
 
 /** Closes every object schema and restricts free text, in place, without following $refs. */
 function closeInPlace(schema: Schema): void {
   for (const s of subSchemas(schema)) {
     if (isRef(s)) continue;
-    if (s.type === 'object' || s.properties) {
-      if (s.additionalProperties === undefined) s.additionalProperties = false;
+    if ((s.type === 'object' || s.properties) && s.additionalProperties === undefined) {
+      s.additionalProperties = false;
     }
     if (s.type === 'string') restrictText(s);
   }
@@ -102,21 +96,23 @@ function renameRefs(schema: Schema, renames: Map<string, string>): void {
 export function closeRequestBodies(doc: OpenAPIObject): void {
   const schemas = doc.components?.schemas;
   if (!schemas) return;
-  const requestRootsList = requestRoots(doc);
-  const inRequests = reachable(doc, requestRootsList);
-  const inResponses = reachable(doc, responseRoots(doc));
+  const ops = operations(doc).map((o) => o.op);
+  const roots = mediaSchemas(ops.map((op) => op.requestBody));
+  const inRequests = reachable(doc, roots);
+  const inResponses = reachable(doc, [
+    ...mediaSchemas(ops.flatMap((op) => Object.values(op.responses))),
+    ...mediaSchemas(Object.values(doc.components?.responses ?? {})),
+  ]);
   const renames = new Map<string, string>();
   for (const name of inRequests) {
     if (inResponses.has(name)) renames.set(name, `${name}Input`);
   }
-  for (const [name, copy] of renames) {
-    schemas[copy] = structuredClone(schemas[name]);
-  }
-  for (const root of requestRootsList) renameRefs(root, renames);
+  for (const [name, copy] of renames) schemas[copy] = structuredClone(schemas[name]);
+  for (const root of roots) renameRefs(root, renames);
   for (const name of inRequests) {
     const target = renames.get(name) ?? name;
     renameRefs(schemas[target], renames);
     closeInPlace(schemas[target]);
   }
-  for (const root of requestRootsList) closeInPlace(root);
+  for (const root of roots) closeInPlace(root);
 }

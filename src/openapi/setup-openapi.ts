@@ -1,18 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  SwaggerModule,
+  type OpenAPIObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { errorCodes } from '../common/errors/error-codes.js';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
-import { completeDocument } from './document-conventions.js';
+import { completeDocument, type DocumentSettings } from './document-conventions.js';
 import { ErrorEnvelopeDto } from './error-envelope.dto.js';
 import { validatorSchemas } from '../common/validation/validator-schemas.js';
-
-/** What the served document depends on in this deployment's configuration. */
-export interface OpenApiOptions {
-  /** Names the catalogue's discount member (`<insurer>_descuento`). */
-  insurerName: string;
-  publicBaseUrl?: string;
-}
 
 const DESCRIPTION = `
 HTTP API for Argentine health-provider platforms: CUIR generation, prescription registration
@@ -51,34 +48,24 @@ served, names it for this deployment, so a client generated from it is for this 
 `;
 
 /**
- * Builds the OpenAPI document from the controllers and DTOs and serves it at /docs and
- * /openapi.json. The DTOs' schemas come from their class-validator decorators, types and JSDoc,
- * read by @nestjs/swagger's plugin into generated/openapi-metadata.ts (scripts/openapi-metadata.mjs);
- * an `@ApiProperty` adds only what those cannot say.
+ * Builds the OpenAPI document and serves it at /docs and /openapi.json. The DTOs' schemas come
+ * from their validators, types and JSDoc (generated/openapi-metadata.ts, by the swagger plugin).
  */
-export async function setupOpenApi(app: INestApplication, options: OpenApiOptions): Promise<void> {
+export async function setupOpenApi(app: INestApplication, options: DocumentSettings) {
   await SwaggerModule.loadPluginMetadata(loadDtoMetadata);
   const config = new DocumentBuilder()
     .setTitle('Prescription Registry Service')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
     .addApiKey(
-      {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-API-Key',
-        description: "The API client's public key (`rk_…`); always sent with X-API-Secret.",
-      },
+      apiKey('X-API-Key', "The API client's public key (`rk_…`); always sent with X-API-Secret."),
       API_KEY_SCHEME,
     )
     .addApiKey(
-      {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-API-Secret',
-        description:
-          "The API client's secret (`rs_…`, shown once when issued); always sent with X-API-Key. A header by design: never in a URL.",
-      },
+      apiKey(
+        'X-API-Secret',
+        "The API client's secret (`rs_…`, shown once when issued); always sent with X-API-Key. A header by design: never in a URL.",
+      ),
       API_SECRET_SCHEME,
     )
     .addBearerAuth(
@@ -102,6 +89,9 @@ export async function setupOpenApi(app: INestApplication, options: OpenApiOption
     customSiteTitle: 'Prescription Registry Service — API',
   });
 }
+
+const apiKey = (name: string, description: string) =>
+  ({ type: 'apiKey', in: 'header', name, description }) as const;
 
 type PluginMetadata = Awaited<
   ReturnType<typeof import('../../generated/openapi-metadata.js').default>

@@ -1,18 +1,12 @@
 import type { HeaderObject, ReferenceObject, ResponseObject } from '@nestjs/swagger';
-import { exampleMedia } from './error-example-media.js';
-import { ERROR_EXAMPLES, type ErrorExample } from './error-examples.js';
+import { ERROR_EXAMPLES, exampleMedia, examplesFor } from './error-examples.js';
 
-/**
- * The response headers the service sends and the error answers any operation can give,
- * as reusable components (`#/components/headers/…`, `#/components/responses/…`).
- */
+/** The response headers the service sends and the error answers any operation can give. */
 
-const ref = (kind: 'headers' | 'responses' | 'schemas', name: string): ReferenceObject => ({
-  $ref: `#/components/${kind}/${name}`,
-});
-export const headerRef = (name: string) => ref('headers', name);
-export const responseRef = (name: string) => ref('responses', name);
-export const ERROR_ENVELOPE = 'ErrorEnvelopeDto';
+type Headers = Record<string, HeaderObject | ReferenceObject>;
+export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+export const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+export const ERROR_ENVELOPE_REF = '#/components/schemas/ErrorEnvelopeDto';
 
 export const HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': {
@@ -59,139 +53,104 @@ export const HEADERS: Record<string, HeaderObject> = {
   },
 };
 
-/**
- * Headers on every answer (X-Content-Type-Options required everywhere, Cache-Control on /v1:
- * see completeResponse); the contract check verifies required headers.
- */
+/** On every answer (X-Content-Type-Options required everywhere, Cache-Control on /v1). */
 export const EVERY_ANSWER_HEADERS = ['X-Request-Id', 'X-Content-Type-Options', 'Cache-Control'];
-export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 /** An answer carrying rate-limit headers: required where they are always sent. */
-export function rateLimitHeaders(
-  required: boolean,
-): Record<string, HeaderObject | ReferenceObject> {
+export function rateLimitHeaders(required: boolean): Headers {
   return Object.fromEntries(
-    RATE_LIMIT_HEADERS.map((h) => [h, required ? { ...HEADERS[h], required: true } : headerRef(h)]),
+    ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [
+      h,
+      required ? { ...HEADERS[h], required: true } : headerRef(h),
+    ]),
   );
 }
 
-const everyAnswer = () => Object.fromEntries(EVERY_ANSWER_HEADERS.map((h) => [h, headerRef(h)]));
-
-/** An error answer showing an example of each code its description names. */
-function errorResponse(
-  description: string,
-  examples: ErrorExample[],
-  extraHeaders: Record<string, HeaderObject | ReferenceObject> = {},
-): ResponseObject {
-  return {
-    description,
-    headers: { ...everyAnswer(), ...rateLimitHeaders(false), ...extraHeaders },
-    content: {
-      'application/json': { schema: ref('schemas', ERROR_ENVELOPE), ...exampleMedia(examples) },
-    },
-  };
+/** The headers an answer of `status` adds: Retry-After on 429 (always) and 503, Allow on 405. */
+export function statusHeaders(status: number): Headers {
+  if (status === 429) return { 'Retry-After': { ...HEADERS['Retry-After'], required: true } };
+  if (status === 503) return { 'Retry-After': headerRef('Retry-After') };
+  return status === 405 ? { Allow: headerRef('Allow') } : {};
 }
 
-const E = ERROR_EXAMPLES;
-
-/** Reusable error answers, by component name, with the status each stands for. */
-export const STANDARD_RESPONSES: Record<string, { status: number; response: ResponseObject }> = {
-  BadRequest: {
-    status: 400,
-    response: errorResponse(
-      'VALIDATION_FAILED (a body naming a member twice in one object included), UNKNOWN_FIELD (a body field or query parameter this operation does not define) or MALFORMED_JSON; `details` names each failing field',
-      [E.VALIDATION_FAILED, E.UNKNOWN_FIELD, E.MALFORMED_JSON],
-    ),
-  },
-  Unauthenticated: {
-    status: 401,
-    response: errorResponse(
-      'UNAUTHENTICATED: X-API-Key / X-API-Secret missing, unknown, wrong or revoked',
-      [E.UNAUTHENTICATED],
-    ),
-  },
-  Forbidden: {
-    status: 403,
-    response: errorResponse(
-      "FORBIDDEN: the client lacks this operation's scope (x-required-scope)",
-      [E.FORBIDDEN],
-    ),
-  },
-  NotFound: {
-    status: 404,
-    response: errorResponse(
-      "NOT_FOUND: no such route (also for an unknown path), or the resource the path names does not exist (on API-key routes: not for this client; another client's answers the same)",
-      [E.NOT_FOUND],
-    ),
-  },
-  MethodNotAllowed: {
-    status: 405,
-    response: errorResponse(
-      'METHOD_NOT_ALLOWED: the path exists under other methods, listed in Allow',
-      [E.METHOD_NOT_ALLOWED],
-      { Allow: headerRef('Allow') },
-    ),
-  },
-  RequestTimeout: {
-    status: 408,
-    response: errorResponse(
-      'REQUEST_TIMEOUT: the request took too long to arrive (the connection is closed)',
-      [E.REQUEST_TIMEOUT],
-    ),
-  },
-  PayloadTooLarge: {
-    status: 413,
-    response: errorResponse('PAYLOAD_TOO_LARGE: the body is over 100 kB', [E.PAYLOAD_TOO_LARGE]),
-  },
-  UnsupportedMediaType: {
-    status: 415,
-    response: errorResponse(
-      'UNSUPPORTED_MEDIA_TYPE: the body is not sent as `Content-Type: application/json` (or its charset or encoding is not supported)',
-      [E.UNSUPPORTED_MEDIA_TYPE],
-    ),
-  },
-  TooManyRequests: {
-    status: 429,
-    response: errorResponse(
-      "RATE_LIMITED: over the client's requests per minute, or too many failed authentications from this address (patient routes: over the citizen's or the address's requests per minute); wait Retry-After seconds",
-      [
-        { ...E.RATE_LIMITED, summary: "Over the client's requests per minute" },
-        {
-          code: 'RATE_LIMITED',
-          name: 'RATE_LIMITED_failed_authentications',
-          message: 'Too many failed authentication attempts; retry later',
-          summary: 'Too many failed authentications from this address with this key',
-        },
-      ],
-      { 'Retry-After': { ...HEADERS['Retry-After'], required: true } },
-    ),
-  },
-  HeadersTooLarge: {
-    status: 431,
-    response: errorResponse(
-      'HEADERS_TOO_LARGE: the request headers are over the server limit (the connection is closed)',
-      [E.HEADERS_TOO_LARGE],
-    ),
-  },
-  InternalError: {
-    status: 500,
-    response: errorResponse(
-      'INTERNAL, or UPSTREAM_UNAVAILABLE when an external registry, the catalogue or the ministry failed or timed out; nothing of a failed write is kept, so a retry is safe',
-      [E.INTERNAL, E.UPSTREAM_UNAVAILABLE],
-    ),
-  },
-  ServiceUnavailable: {
-    status: 503,
-    response: errorResponse(
-      'SERVICE_UNAVAILABLE: this instance is not ready (e.g. its database does not answer), is shutting down, or is busy (no database connection came free within 5 s); retry, after Retry-After seconds when sent',
-      [E.SERVICE_UNAVAILABLE],
-      { 'Retry-After': headerRef('Retry-After') },
-    ),
-  },
+/** The reusable error answers by status: component name, and a description naming the codes shown. */
+const STANDARD: Record<number, [string, string]> = {
+  400: [
+    'BadRequest',
+    'VALIDATION_FAILED (a body naming a member twice in one object included), UNKNOWN_FIELD (a body field or query parameter this operation does not define) or MALFORMED_JSON; `details` names each failing field',
+  ],
+  401: [
+    'Unauthenticated',
+    'UNAUTHENTICATED: X-API-Key / X-API-Secret missing, unknown, wrong or revoked',
+  ],
+  403: ['Forbidden', "FORBIDDEN: the client lacks this operation's scope (x-required-scope)"],
+  404: [
+    'NotFound',
+    "NOT_FOUND: no such route (also for an unknown path), or the resource the path names does not exist (on API-key routes: not for this client; another client's answers the same)",
+  ],
+  405: [
+    'MethodNotAllowed',
+    'METHOD_NOT_ALLOWED: the path exists under other methods, listed in Allow',
+  ],
+  408: [
+    'RequestTimeout',
+    'REQUEST_TIMEOUT: the request took too long to arrive (the connection is closed)',
+  ],
+  413: ['PayloadTooLarge', 'PAYLOAD_TOO_LARGE: the body is over 100 kB'],
+  415: [
+    'UnsupportedMediaType',
+    'UNSUPPORTED_MEDIA_TYPE: the body is not sent as `Content-Type: application/json` (or its charset or encoding is not supported)',
+  ],
+  429: [
+    'TooManyRequests',
+    "RATE_LIMITED: over the client's requests per minute, or too many failed authentications from this address (patient routes: over the citizen's or the address's requests per minute); wait Retry-After seconds",
+  ],
+  431: [
+    'HeadersTooLarge',
+    'HEADERS_TOO_LARGE: the request headers are over the server limit (the connection is closed)',
+  ],
+  500: [
+    'InternalError',
+    'INTERNAL, or UPSTREAM_UNAVAILABLE when an external registry, the catalogue or the ministry failed or timed out; nothing of a failed write is kept, so a retry is safe',
+  ],
+  503: [
+    'ServiceUnavailable',
+    'SERVICE_UNAVAILABLE: this instance is not ready (e.g. its database does not answer), is shutting down, or is busy (no database connection came free within 5 s); retry, after Retry-After seconds when sent',
+  ],
 };
 
-export const responseNameFor = (status: number): string | undefined =>
-  Object.entries(STANDARD_RESPONSES).find(([, r]) => r.status === status)?.[0];
+const RATE_LIMITED_CASES = [
+  { ...ERROR_EXAMPLES.RATE_LIMITED, summary: "Over the client's requests per minute" },
+  {
+    code: 'RATE_LIMITED' as const,
+    name: 'RATE_LIMITED_failed_authentications',
+    message: 'Too many failed authentication attempts; retry later',
+    summary: 'Too many failed authentications from this address with this key',
+  },
+];
+
+export const responseNameFor = (status: number): string => STANDARD[status][0];
+
+/** The standard answers by component name, each with an example of every code it names. */
+export function standardResponses(): Record<string, ResponseObject> {
+  return Object.fromEntries(
+    Object.entries(STANDARD).map(([key, [name, description]]) => {
+      const status = Number(key);
+      const examples = examplesFor(status, description, status === 429 ? RATE_LIMITED_CASES : []);
+      const headers = Object.fromEntries(EVERY_ANSWER_HEADERS.map((h) => [h, headerRef(h)]));
+      return [
+        name,
+        {
+          description,
+          headers: { ...headers, ...rateLimitHeaders(false), ...statusHeaders(status) },
+          content: {
+            'application/json': { schema: { $ref: ERROR_ENVELOPE_REF }, ...exampleMedia(examples) },
+          },
+        },
+      ];
+    }),
+  );
+}
 
 /** Answers any request can get, whatever its route: also what an unknown route answers. */
 export const ANY_ROUTE_STATUSES = [400, 404, 405, 408, 413, 415, 431, 500, 503];
