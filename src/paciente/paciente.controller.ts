@@ -106,7 +106,7 @@ export class DocumentoController {
   @ApiOperation({
     summary: 'The printable prescription, for its owner (scope recetas:read)',
     description:
-      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its verification URL (PUBLIC_BASE_URL + /v1/recetas/verificar/{cuir}); dates and validity; prescriber licence, jurisdiction and name when the registry gave one; patient document; items; state, with a clear ANULADA mark when cancelled; the content SHA-256. Rendered off the request thread, at most PDF_RENDERS_MAX at once with PDF_RENDERS_QUEUE waiting; beyond that 503 SERVICE_UNAVAILABLE with Retry-After.',
+      'One A4 page: the CUIR in digits, as a Code 128 barcode and as a QR code of its signed public verification link (PUBLIC_BASE_URL + /r/{cuir}?f={firma}); dates and validity; prescriber licence, jurisdiction and name when the registry gave one; patient document; items; state, with a clear ANULADA mark when cancelled; the content SHA-256. Rendered off the request thread, at most PDF_RENDERS_MAX at once with PDF_RENDERS_QUEUE waiting; beyond that 503 SERVICE_UNAVAILABLE with Retry-After.',
   })
   @ApiOkResponse(PDF_RESPONSE)
   @ApiErrors({ 404: "NOT_FOUND (also for another client's id)", 503: PDF_BUSY })
