@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const ROOTS = ['src', 'generated', 'sandbox', 'migrations'];
+const ROOTS = ['src', 'generated', 'sandbox', 'migrations', 'scripts'];
 const FILES = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const STAMP = 'dist/.sources';
 
