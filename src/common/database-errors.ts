@@ -17,20 +17,9 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   );
 }
 
-/** Socket-level codes and PostgreSQL's connection_exception / shutdown classes. */
-const CONNECTION_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
+/** Socket-level codes; PostgreSQL's connection_exception class (08xxx) and shutdowns (57P01-57P03). */
+const CONNECTION_CODES =
+  /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|08...|57P0[1-3])$/;
 const CONNECTION_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Driver not Connected/i;
 
@@ -50,7 +39,7 @@ export const isConnectionFailure = (err: unknown): boolean =>
   anyLayer(
     err,
     (e) =>
-      (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) ||
+      (typeof e.code === 'string' && CONNECTION_CODES.test(e.code)) ||
       (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)),
   );
 

@@ -11,6 +11,7 @@ import {
   Repository,
 } from 'typeorm';
 import pg from 'pg';
+import { isConnectionFailure } from '../common/database-errors.js';
 import { currentSignal } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 
@@ -213,16 +214,3 @@ interface CancelConnection {
 }
 
 const requestStopped = (): Error => new Error('the request stopped: its work was rolled back');
-
-/** The replica's connection failing, as opposed to a query's own error. */
-function isConnectionFailure(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(
-      e.code ?? '',
-    ) ||
-    // 57P01..57P03: admin shutdown, crash shutdown, cannot connect now; 08xxx: connection class.
-    /^(57P0[1-3]|08)/.test(e.code ?? '') ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(e.message ?? '')
-  );
-}
