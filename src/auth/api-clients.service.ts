@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../common/crypto/secret-box.js';
-import { allScopes, isScope, knownScopes, Scope } from '../common/http/access.js';
-import { InjectSettings } from '../config/settings.js';
+import { allScopes, isScope, knownScopes, Scope } from '../common/http/scopes.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { webhookUrlProblem } from '../webhooks/webhooks.public.js';
 import { webhooksSettings } from '../webhooks/webhooks.slice.js';
 import type { WebhooksSettings } from '../webhooks/webhooks.slice.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimiters, rateLimited } from './rate-limiters.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { authSettings } from './auth.settings.js';
 import type { AuthSettings } from './auth.settings.js';
 

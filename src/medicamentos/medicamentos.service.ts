@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { validationFailed } from '../common/errors/domain-error.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { medicamentosSettings } from './medicamentos.settings.js';
 import type { MedicamentosSettings } from './medicamentos.settings.js';
 import { LookupCache } from '../common/cache/lookup-cache.js';
