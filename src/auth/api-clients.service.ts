@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../common/crypto/secret-box.js';
 import { allScopes, isScope, knownScopes, Scope } from '../common/http/scopes.js';
 import { InjectSettings } from '../config/inject-settings.js';
-import { webhookUrlProblem } from '../webhooks/webhooks.public.js';
 import { webhooksSettings } from '../webhooks/webhooks.slice.js';
 import type { WebhooksSettings } from '../webhooks/webhooks.slice.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
@@ -137,6 +136,9 @@ export class ApiClientsService {
       client.webhookUrl = null;
       client.webhookSecretEnc = null;
     } else if (settings.webhookUrl !== undefined) {
+      // Loaded here: the module also holds the sender (axios), which the credentials tool's
+      // other commands (`clients list`) do not need; the app has loaded it already.
+      const { webhookUrlProblem } = await import('../webhooks/webhooks.public.js');
       const problem = await webhookUrlProblem(settings.webhookUrl, this.webhooks);
       if (problem) {
         throw new DomainError('VALIDATION_FAILED', `Webhook URL refused: it ${problem}`, [
