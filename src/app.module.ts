@@ -22,10 +22,15 @@ import { MODULE_SLICES } from './slices.js';
  * Each slice's module, in src/slices.ts's order (those only others import have none), loaded
  * here: a slice names it lazily. The classes themselves, not `{ module }` objects: a dynamic
  * module's token differs from its class's, and fiscalizacion, paciente and publico import
- * recetas' and auth's classes, which would then be instantiated twice.
+ * recetas' and auth's classes, which would then be instantiated twice. One after the other:
+ * Jest's ESM runtime (the e2e tests) fails on concurrent imports that share a dependency
+ * ("request for … is not in cache").
  */
-const domainModules = (): Promise<Type<unknown>[]> =>
-  Promise.all(MODULE_SLICES.flatMap((s) => (s.module ? [s.module()] : [])));
+async function domainModules(): Promise<Type<unknown>[]> {
+  const modules: Type<unknown>[] = [];
+  for (const s of MODULE_SLICES) if (s.module) modules.push(await s.module());
+  return modules;
+}
 
 @Module({})
 export class AppModule {

@@ -15,17 +15,10 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     fn: (sellos: AuditSealsRepository) => Promise<T>,
     as: 'runtime' | 'migration' = 'runtime',
   ): Promise<T> => {
-    const [
-      { AuditSealEntity },
-      { AuditPurgeEntity },
-      { AuditSealsRepository },
-      { withCliDatabase },
-    ] = await Promise.all([
-      import('../auditoria/entities/audit-seal.entity.js'),
-      import('../auditoria/entities/audit-purge.entity.js'),
-      import('../auditoria/audit-seals.repository.js'),
-      import('./cli-database.js'),
-    ]);
+    const { AuditSealEntity } = await import('../auditoria/entities/audit-seal.entity.js');
+    const { AuditPurgeEntity } = await import('../auditoria/entities/audit-purge.entity.js');
+    const { AuditSealsRepository } = await import('../auditoria/audit-seals.repository.js');
+    const { withCliDatabase } = await import('./cli-database.js');
     return withCliDatabase(
       config,
       [AuditSealEntity, AuditPurgeEntity],

@@ -19,17 +19,10 @@ async function main(argv: string[]): Promise<number> {
   // A command's code is loaded when it runs: the others' (the PDF renderer, the audit verifier,
   // Nest) never are.
   const withClients = async (fn: (svc: ApiClientsService) => Promise<unknown>) => {
-    const [
-      { ApiClientEntity },
-      { ApiClientsRepository },
-      { ApiClientsService },
-      { withCliDatabase },
-    ] = await Promise.all([
-      import('../auth/api-client.entity.js'),
-      import('../auth/api-clients.repository.js'),
-      import('../auth/api-clients.service.js'),
-      import('./cli-database.js'),
-    ]);
+    const { ApiClientEntity } = await import('../auth/api-client.entity.js');
+    const { ApiClientsRepository } = await import('../auth/api-clients.repository.js');
+    const { ApiClientsService } = await import('../auth/api-clients.service.js');
+    const { withCliDatabase } = await import('./cli-database.js');
     await withCliDatabase(config, [ApiClientEntity], (ds) =>
       fn(
         new ApiClientsService(

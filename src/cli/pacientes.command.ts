@@ -21,11 +21,9 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
       if (!Number.isInteger(lote) || lote < 1 || lote > 100_000)
         throw new DomainError('VALIDATION_FAILED', '--lote must be an integer from 1 to 100000');
       // The command's code is loaded when it runs (main.ts).
-      const [{ CifradoPaciente }, { cifrarPendientes }, { withCliDatabase }] = await Promise.all([
-        import('../recetas/cifrado/cifrado-paciente.js'),
-        import('../recetas/cifrado/recifrado.js'),
-        import('./cli-database.js'),
-      ]);
+      const { CifradoPaciente } = await import('../recetas/cifrado/cifrado-paciente.js');
+      const { cifrarPendientes } = await import('../recetas/cifrado/recifrado.js');
+      const { withCliDatabase } = await import('./cli-database.js');
       const cifrado = new CifradoPaciente(
         config.settings(authSettings),
         config.settings(recetasSettings),

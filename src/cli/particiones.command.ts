@@ -43,10 +43,8 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { json?: boolean }) => {
       // The command's code is loaded when it runs (main.ts).
-      const [{ mesesAdelante }, { withCliDatabase }] = await Promise.all([
-        import('../database/particiones/particiones.metrics.js'),
-        import('./cli-database.js'),
-      ]);
+      const { mesesAdelante } = await import('../database/particiones/particiones.metrics.js');
+      const { withCliDatabase } = await import('./cli-database.js');
       // Every CLI command's migration run creates them; this one says what it did.
       const result = await withCliDatabase(config, [], async (ds, migrated) => ({
         ...(migrated.particiones ?? { creadas: [], abiertas: [] }),
