@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { Logger } from 'pino';
@@ -18,13 +18,25 @@ import { HealthModule } from './health/health.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { MODULE_SLICES } from './slices.js';
 
-/** Each slice's module, in src/slices.ts's order (those only others import have none). */
-const DOMAIN_MODULES = MODULE_SLICES.flatMap((s) => (s.module ? [s.module] : []));
+/**
+ * Each slice's module, in src/slices.ts's order (those only others import have none), loaded
+ * here: a slice names it lazily. The classes themselves, not `{ module }` objects: a dynamic
+ * module's token differs from its class's, and fiscalizacion, paciente and publico import
+ * recetas' and auth's classes, which would then be instantiated twice. One after the other:
+ * Jest's ESM runtime (the e2e tests) fails on concurrent imports that share a dependency
+ * ("request for … is not in cache").
+ */
+async function domainModules(): Promise<Type<unknown>[]> {
+  const modules: Type<unknown>[] = [];
+  for (const s of MODULE_SLICES) if (s.module) modules.push(await s.module());
+  return modules;
+}
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+  static async forRoot(config: AppConfig, logger: Logger): Promise<DynamicModule> {
     if (!config.database.url) throw new Error('database URL must be resolved before AppModule');
+    const modules = await domainModules();
     return {
       module: AppModule,
       imports: [
@@ -41,7 +53,7 @@ export class AppModule {
         ResilienceModule,
         HealthModule,
         QueueModule,
-        ...DOMAIN_MODULES,
+        ...modules,
       ],
       providers: [
         { provide: APP_INTERCEPTOR, useClass: HandlerPipelineInterceptor },

@@ -109,12 +109,15 @@ export async function startApp(
   config: AppConfig,
   logger: Logger,
 ): Promise<{ app: NestExpressApplication; url: string; stop(): Promise<void> }> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
-    bodyParser: false,
-    // Throw instead of exiting: the caller (main.ts or a test) decides what a failed start means.
-    abortOnError: false,
-    logger: new NestPinoLogger(logger.child({ component: 'nest' })),
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    await AppModule.forRoot(config, logger),
+    {
+      bodyParser: false,
+      // Throw instead of exiting: the caller (main.ts or a test) decides what a failed start means.
+      abortOnError: false,
+      logger: new NestPinoLogger(logger.child({ component: 'nest' })),
+    },
+  );
   try {
     await configureApp(app, logger);
     // Node checks requests' time every connectionsCheckingInterval (30 s by default, read on

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiClientsService } from '../src/auth/api-clients.service.js';
-import { allScopes } from '../src/common/http/access.js';
+import { allScopes } from '../src/common/http/scopes.js';
 import { createClient, TestClient } from './support/clients.js';
 import { startTestApp, TestApp } from './support/test-app.js';
 

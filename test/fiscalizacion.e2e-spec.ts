@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiClientsService, parseScopes } from '../src/auth/api-clients.service.js';
-import { allScopes, knownScopes } from '../src/common/http/access.js';
+import { allScopes, knownScopes } from '../src/common/http/scopes.js';
 import { createClient, TestClient } from './support/clients.js';
 import { dispensaBody, dispensasApi, PHARMACY_SCOPES } from './support/dispensas.js';
 import { pdfBarcodes, pdfText, withTools } from './support/pdf-tools.js';

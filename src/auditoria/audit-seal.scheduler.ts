@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.js';
 import { AuditSealer } from './audit-sealer.js';
 

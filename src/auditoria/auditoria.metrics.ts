@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { MetricsService } from '../common/metrics/metrics.service.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { auditoriaSettings, type AuditoriaSettings } from './auditoria.settings.js';
 import { SEALING_STATE_SQL } from './audit-seals.sql.js';
 

@@ -1,5 +1,4 @@
 import { defineSlice } from '../common/module-slice.js';
-import { AuditoriaModule } from './auditoria.module.js';
 import { auditoriaSettings } from './auditoria.settings.js';
 import { Auditoria1763900010000 } from './migrations/1763900010000-Auditoria.js';
 import { AuditoriaClientRequestId1795650128478 } from './migrations/1795650128478-AuditoriaClientRequestId.js';
@@ -9,7 +8,7 @@ import { AuditoriaParticionada1795728800100 } from './migrations/1795728800100-A
 /** The sealed event log (contract §8). */
 export const auditoriaSlice = defineSlice({
   name: 'auditoria',
-  module: AuditoriaModule,
+  module: () => import('./auditoria.module.js').then((m) => m.AuditoriaModule),
   settings: [auditoriaSettings],
   migrations: [
     Auditoria1763900010000,

@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { In } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box.js';
-import { allScopes, isScope, knownScopes, Scope } from '../common/http/access.js';
-import { InjectSettings } from '../config/settings.js';
-import { webhookUrlProblem } from '../webhooks/webhooks.public.js';
+import { allScopes, isScope, knownScopes, Scope } from '../common/http/scopes.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { webhooksSettings, type WebhooksSettings } from '../webhooks/webhooks.slice.js';
 import { DomainError, notFound } from '../common/errors/domain-error.js';
 import { isIndecJurisdiction } from '../common/indec-jurisdictions.js';
@@ -115,6 +114,9 @@ export class ApiClientsService {
       client.webhookUrl = null;
       client.webhookSecretEnc = null;
     } else if (settings.webhookUrl !== undefined) {
+      // Loaded here: the module also holds the sender (axios), which the credentials tool's
+      // other commands (`clients list`) do not need; the app has loaded it already.
+      const { webhookUrlProblem } = await import('../webhooks/webhooks.public.js');
       const problem = await webhookUrlProblem(settings.webhookUrl, this.webhooks);
       if (problem) throw refused(`Webhook URL refused: it ${problem}`, 'webhook_url', problem);
       webhookSecret = `whsec_${randomBytes(32).toString('base64url')}`;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiters, rateLimited } from './rate-limiters.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { authSettings, type AuthSettings } from './auth.settings.js';
 
 /** An address's failures with all keys together: bounds the counters it can create. */

@@ -5,7 +5,8 @@ import { clientAddressKey } from '../common/http/client-address.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { AuthService } from './auth.service.js';
-import { PUBLIC_KEY, Scope, SCOPES_KEY } from '../common/http/access.js';
+import { PUBLIC_KEY, SCOPES_KEY } from '../common/http/access.js';
+import type { Scope } from '../common/http/scopes.js';
 
 /**
  * Global guard: both credential headers, a valid and active client, and the route's scope.

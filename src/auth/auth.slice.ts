@@ -1,12 +1,11 @@
 import { defineSlice } from '../common/module-slice.js';
-import { AuthModule } from './auth.module.js';
 import { authSettings } from './auth.settings.js';
 import { ApiClients1763800001000 } from './migrations/1763800001000-ApiClients.js';
 
 /** API clients, credentials, scopes checking and rate limits (contract §2). */
 export const authSlice = defineSlice({
   name: 'auth',
-  module: AuthModule,
+  module: () => import('./auth.module.js').then((m) => m.AuthModule),
   settings: [authSettings],
   migrations: [ApiClients1763800001000],
 });

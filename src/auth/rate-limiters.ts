@@ -11,7 +11,7 @@ import {
 } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { authSettings, type AuthSettings } from './auth.settings.js';
 
 /**

@@ -1,28 +1,31 @@
 import { Command } from 'commander';
-import { AuditPurger, type PurgeResult } from '../auditoria/audit-purger.js';
-import { AuditSealer, type SealRun } from '../auditoria/audit-sealer.js';
-import { AuditVerifier, type VerifyReport } from '../auditoria/audit-verifier.js';
+import type { PurgeResult } from '../auditoria/audit-purger.js';
+import type { SealRun } from '../auditoria/audit-sealer.js';
+import type { AuditSealsRepository } from '../auditoria/audit-seals.repository.js';
+import type { VerifyReport } from '../auditoria/audit-verifier.js';
 import { auditoriaSettings } from '../auditoria/auditoria.settings.js';
-import { AuditPurgeEntity } from '../auditoria/entities/audit-purge.entity.js';
-import { AuditSealEntity } from '../auditoria/entities/audit-seal.entity.js';
-import { AuditSealsRepository } from '../auditoria/audit-seals.repository.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
-import { withCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
 /** `auditoria verificar | sellar | purgar`: the event log's operator commands (contract §8). */
 export function auditoriaCommand(config: AppConfig, out: Output): Command {
-  const withSellos = <T>(
+  // Each command's code is loaded when it runs (main.ts).
+  const withSellos = async <T>(
     fn: (sellos: AuditSealsRepository) => Promise<T>,
     as: 'runtime' | 'migration' = 'runtime',
-  ): Promise<T> =>
-    withCliDatabase(
+  ): Promise<T> => {
+    const { AuditSealEntity } = await import('../auditoria/entities/audit-seal.entity.js');
+    const { AuditPurgeEntity } = await import('../auditoria/entities/audit-purge.entity.js');
+    const { AuditSealsRepository } = await import('../auditoria/audit-seals.repository.js');
+    const { withCliDatabase } = await import('./cli-database.js');
+    return withCliDatabase(
       config,
       [AuditSealEntity, AuditPurgeEntity],
       (ds) => fn(new AuditSealsRepository(ds)),
       { as },
     );
+  };
   const auditoria = new Command('auditoria').description(
     'the sealed event log (docs/contract.md §8)',
   );
@@ -37,6 +40,7 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     )
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { desde?: string; json?: boolean }) => {
+      const { AuditVerifier } = await import('../auditoria/audit-verifier.js');
       const report = await withSellos((s) => new AuditVerifier(s).verify({ desde: flags.desde }));
       out.result(flags.json, report, describeReport);
       if (!report.ok) {
@@ -47,9 +51,10 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     .command('sellar')
     .description('seal the finished events now (the service does it every AUDIT_SEAL_SECONDS)')
     .option('--json', 'print one JSON object on stdout')
-    .action(async (flags: { json?: boolean }) =>
-      out.result(flags.json, await withSellos((s) => new AuditSealer(s).sealNow()), describeSeal),
-    );
+    .action(async (flags: { json?: boolean }) => {
+      const { AuditSealer } = await import('../auditoria/audit-sealer.js');
+      out.result(flags.json, await withSellos((s) => new AuditSealer(s).sealNow()), describeSeal);
+    });
   auditoria
     .command('purgar')
     .description(
@@ -61,6 +66,7 @@ export function auditoriaCommand(config: AppConfig, out: Output): Command {
     )
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { antesDe: string; json?: boolean }) => {
+      const { AuditPurger } = await import('../auditoria/audit-purger.js');
       // Deleting events is the operator's, not the service's: as DATABASE_MIGRATION_URL when set.
       const result = await withSellos(
         (s) =>

@@ -1,10 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
-import {
-  parseScopes,
-  type ApiClientsService,
-  type ClientSettings,
-  type ClientView,
-  type IssuedCredentials,
+import type {
+  ApiClientsService,
+  ClientSettings,
+  ClientView,
+  IssuedCredentials,
 } from '../auth/api-clients.service.js';
 import { RECETA_WEBHOOK_TYPES } from '../recetas/notificacion/webhook-types.js';
 import type { Output } from './output.js';
@@ -48,7 +47,9 @@ interface SettingsFlags {
   json?: boolean;
 }
 
-function settingsFrom(flags: SettingsFlags): ClientSettings {
+async function settingsFrom(flags: SettingsFlags): Promise<ClientSettings> {
+  // Loaded already: `run` gave the service, whose module this is.
+  const { parseScopes } = await import('../auth/api-clients.service.js');
   return {
     webhookUrl: flags.webhookUrl === 'none' ? null : flags.webhookUrl,
     scopes: flags.scopes === undefined ? undefined : parseScopes(flags.scopes),
@@ -95,7 +96,7 @@ export function clientsCommand(
       ),
   ).action((flags: SettingsFlags & { name: string }) =>
     run(async (svc) =>
-      printIssued(out, await svc.create(flags.name, settingsFrom(flags)), flags.json),
+      printIssued(out, await svc.create(flags.name, await settingsFrom(flags)), flags.json),
     ),
   );
 
@@ -119,7 +120,9 @@ export function clientsCommand(
         `where the client's events are POSTed (${RECETA_WEBHOOK_TYPES.join(', ')}; a new signing secret is printed once); none removes it. A private or loopback target needs WEBHOOK_ALLOW_PRIVATE=true`,
       ),
   ).action((ref: string, flags: SettingsFlags) =>
-    run(async (svc) => printView(out, await svc.update(ref, settingsFrom(flags)), flags.json)),
+    run(async (svc) =>
+      printView(out, await svc.update(ref, await settingsFrom(flags)), flags.json),
+    ),
   );
 
   clients

@@ -1,14 +1,11 @@
 import { Command } from 'commander';
 import pino from 'pino';
-import { ApiClientEntity } from '../auth/api-client.entity.js';
-import { ApiClientsRepository } from '../auth/api-clients.repository.js';
-import { ApiClientsService } from '../auth/api-clients.service.js';
+import type { ApiClientsService } from '../auth/api-clients.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { authSettings } from '../auth/auth.settings.js';
 import { ConfigError } from '../config/app-config.js';
 import { loadAppConfig } from '../slices.js';
 import { webhooksSettings } from '../webhooks/webhooks.settings.js';
-import { withCliDatabase } from './cli-database.js';
 import { catalogoCommand } from './catalogo.command.js';
 import { auditoriaCommand } from './auditoria.command.js';
 import { clientsCommand } from './clients.command.js';
@@ -19,7 +16,13 @@ import { processOutput as out } from './output.js';
 
 async function main(argv: string[]): Promise<number> {
   const config = loadAppConfig(process.env);
+  // A command's code is loaded when it runs: the others' (the PDF renderer, the audit verifier,
+  // Nest) never are.
   const withClients = async (fn: (svc: ApiClientsService) => Promise<unknown>) => {
+    const { ApiClientEntity } = await import('../auth/api-client.entity.js');
+    const { ApiClientsRepository } = await import('../auth/api-clients.repository.js');
+    const { ApiClientsService } = await import('../auth/api-clients.service.js');
+    const { withCliDatabase } = await import('./cli-database.js');
     await withCliDatabase(config, [ApiClientEntity], (ds) =>
       fn(
         new ApiClientsService(

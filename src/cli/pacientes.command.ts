@@ -2,14 +2,8 @@ import { Command } from 'commander';
 import { authSettings } from '../auth/auth.settings.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AppConfig } from '../config/app-config.js';
-import { CifradoPaciente } from '../recetas/cifrado/cifrado-paciente.js';
-import {
-  cifrarPendientes,
-  type RecifradoRun,
-  type Restantes,
-} from '../recetas/cifrado/recifrado.js';
+import type { RecifradoRun, Restantes } from '../recetas/cifrado/recifrado.js';
 import { recetasSettings } from '../recetas/recetas.settings.js';
-import { withCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
 /** `pacientes cifrar`: the patient's data at rest (SPEC 10). */
@@ -26,6 +20,10 @@ export function pacientesCommand(config: AppConfig, out: Output): Command {
       const lote = Number(flags.lote);
       if (!Number.isInteger(lote) || lote < 1 || lote > 100_000)
         throw new DomainError('VALIDATION_FAILED', '--lote must be an integer from 1 to 100000');
+      // The command's code is loaded when it runs (main.ts).
+      const { CifradoPaciente } = await import('../recetas/cifrado/cifrado-paciente.js');
+      const { cifrarPendientes } = await import('../recetas/cifrado/recifrado.js');
+      const { withCliDatabase } = await import('./cli-database.js');
       const cifrado = new CifradoPaciente(
         config.settings(authSettings),
         config.settings(recetasSettings),

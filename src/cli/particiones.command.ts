@@ -2,7 +2,6 @@ import { Command } from 'commander';
 import type { DataSource } from 'typeorm';
 import { checkedPurgeDate, MIN_RETENTION_YEARS } from '../auditoria/audit-purger.js';
 import type { AppConfig } from '../config/app-config.js';
-import { mesesAdelante } from '../database/particiones/particiones.metrics.js';
 import {
   listarParticiones,
   MESES_ADELANTE,
@@ -13,7 +12,6 @@ import {
 import type { PartitionedTable } from '../database/particiones/particionadas.js';
 import { primerId, siguiente, sufijo } from '../database/particiones/periodos.js';
 import { MODULE_SLICES } from '../slices.js';
-import { withCliDatabase } from './cli-database.js';
 import type { Output } from './output.js';
 
 /** The event log's months go only through `auditoria purgar`: after their seals. */
@@ -44,6 +42,9 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
     )
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { json?: boolean }) => {
+      // The command's code is loaded when it runs (main.ts).
+      const { mesesAdelante } = await import('../database/particiones/particiones.metrics.js');
+      const { withCliDatabase } = await import('./cli-database.js');
       // Every CLI command's migration run creates them; this one says what it did.
       const result = await withCliDatabase(config, [], async (ds, migrated) => ({
         ...(migrated.particiones ?? { creadas: [], abiertas: [] }),
@@ -63,6 +64,7 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
     .description('every partition: its table, month, bounds, estimated rows and size')
     .option('--json', 'print one JSON object on stdout')
     .action(async (flags: { json?: boolean }) => {
+      const { withCliDatabase } = await import('./cli-database.js');
       const rows = await withCliDatabase(config, [], (ds) => listarParticiones(ds, tables));
       out.result(flags.json, { particiones: rows }, (r) => r.particiones.map(describe));
     });
@@ -82,6 +84,7 @@ export function particionesCommand(config: AppConfig, out: Output): Command {
       .action(async (flags: { antesDe: string; json?: boolean }) => {
         // Past the regulation's 5 years, as the event log's purge (audit-purger.ts).
         const antesDe = checkedPurgeDate(flags.antesDe, MIN_RETENTION_YEARS);
+        const { withCliDatabase } = await import('./cli-database.js');
         const meses = await withCliDatabase(
           config,
           [],

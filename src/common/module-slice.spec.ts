@@ -1,5 +1,5 @@
 import { defineErrorCodes } from './errors/error-codes.js';
-import { defineScopes } from './http/access.js';
+import { defineScopes } from './http/scopes.js';
 import { defineSlice, registerSlices, registeredSlices, sliceProblems } from './module-slice.js';
 
 describe('a module slice', () => {

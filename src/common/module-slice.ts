@@ -4,7 +4,7 @@ import type { SettingsSlice } from '../config/settings.js';
 import type { PartitionedTable } from '../database/particiones/particionadas.js';
 import type { ErrorExample } from './errors/error-example.js';
 import { ErrorCodeTable, registerErrorCodes } from './errors/error-codes.js';
-import { registerScopes, ScopeTable } from './http/access.js';
+import { registerScopes, ScopeTable } from './http/scopes.js';
 import { namingProblems } from './naming.js';
 
 /**
@@ -14,8 +14,12 @@ import { namingProblems } from './naming.js';
 export interface ModuleSlice {
   /** The module's folder under src/ (`obras-sociales`). */
   name: string;
-  /** None for a module only other modules import (webhooks, ministerio, idempotency). */
-  module?: Type<unknown>;
+  /**
+   * Its Nest module, loaded only when the app is built (`() => import('./x.module.js').then((m) =>
+   * m.XModule)`), so reading the slices (the CLI, the settings docs) loads no controller or
+   * service. None for a module only other modules import (webhooks, ministerio, idempotency).
+   */
+  module?: () => Promise<Type<unknown>>;
   scopes?: ScopeTable;
   /** Scopes `--scopes all` leaves out: granted to a client only by their names. */
   scopesByNameOnly?: ScopeTable;

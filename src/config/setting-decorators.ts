@@ -1,5 +1,4 @@
 import { Transform } from 'class-transformer';
-import { applyDecorators } from '@nestjs/common';
 import {
   IsBoolean,
   IsIn,
@@ -13,6 +12,13 @@ import {
 } from 'class-validator';
 
 /** One decorator per kind of setting; every setting is optional and arrives as a string. */
+
+/** The decorators on one property, in order (Nest's applyDecorators, without loading Nest). */
+const applyDecorators =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) => {
+    for (const decorator of decorators) decorator(target, key);
+  };
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;

@@ -1,4 +1,3 @@
-import { Inject } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { assertNames } from '../common/naming.js';
@@ -52,9 +51,6 @@ export function defineSettings<V extends object, T>(
     token: Symbol(`settings:${name}`),
   };
 }
-
-/** Injects a module's validated settings. */
-export const InjectSettings = (slice: SettingsSlice<unknown>) => Inject(slice.token);
 
 /** The environment as given; an empty value is "not set" (as in .env.example). */
 export function givenEnv(env: NodeJS.ProcessEnv): Record<string, string> {

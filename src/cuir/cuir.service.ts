@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../common/database-errors.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { cuirSettings } from './cuir.settings.js';
 import type { CuirSettings } from './cuir.settings.js';
 import { buildCuir, CuirComponents, typeSubtype, validateComponents } from './cuir-format.js';

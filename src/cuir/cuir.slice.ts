@@ -1,7 +1,6 @@
 import { defineErrorCodes } from '../common/errors/error-codes.js';
-import { defineScopes } from '../common/http/access.js';
+import { defineScopes } from '../common/http/scopes.js';
 import { defineSlice } from '../common/module-slice.js';
-import { CuirModule } from './cuir.module.js';
 import { cuirSettings } from './cuir.settings.js';
 import { IssuedCuirs1763800002000 } from './migrations/1763800002000-IssuedCuirs.js';
 import { CuirOwnership1763800006100 } from './migrations/1763800006100-CuirOwnership.js';
@@ -14,7 +13,7 @@ export const CUIR_ERRORS = defineErrorCodes({
   CUIR_NOT_OWNED: 422,
 });
 
-declare module '../common/http/access.js' {
+declare module '../common/http/scopes.js' {
   interface Scopes extends Record<keyof typeof CUIR_SCOPES, true> {}
 }
 declare module '../common/errors/error-codes.js' {
@@ -24,7 +23,7 @@ declare module '../common/errors/error-codes.js' {
 /** CUIR generation and its ledger (contract §3). */
 export const cuirSlice = defineSlice({
   name: 'cuir',
-  module: CuirModule,
+  module: () => import('./cuir.module.js').then((m) => m.CuirModule),
   scopes: CUIR_SCOPES,
   errors: CUIR_ERRORS,
   settings: [cuirSettings],

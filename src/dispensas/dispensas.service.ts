@@ -6,7 +6,7 @@ import { DomainError, notFound, validationFailed } from '../common/errors/domain
 import type { ErrorDetail } from '../common/errors/error-codes.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
 import { UUID } from '../common/validation/patterns.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { Transactions } from '../database/transactions.js';
 import { MedicamentosService } from '../medicamentos/medicamentos.service.js';
 import { RecetaWebhooksService, argentinaDate, vidaDe } from '../recetas/recetas.public.js';

@@ -1,7 +1,6 @@
 import { defineErrorCodes } from '../common/errors/error-codes.js';
-import { defineScopes } from '../common/http/access.js';
+import { defineScopes } from '../common/http/scopes.js';
 import { defineSlice } from '../common/module-slice.js';
-import { DispensasModule } from './dispensas.module.js';
 import { dispensasSettings } from './dispensas.settings.js';
 import { Dispensas1764000001000 } from './migrations/1764000001000-Dispensas.js';
 import { ReservasTurno1764000002000 } from './migrations/1764000002000-ReservasTurno.js';
@@ -25,7 +24,7 @@ export const DISPENSAS_ERRORS = defineErrorCodes({
   SUSTITUCION_NO_DECLARADA: 422,
 });
 
-declare module '../common/http/access.js' {
+declare module '../common/http/scopes.js' {
   interface Scopes extends Record<keyof typeof DISPENSAS_SCOPES, true> {}
 }
 declare module '../common/errors/error-codes.js' {
@@ -35,7 +34,7 @@ declare module '../common/errors/error-codes.js' {
 /** Reservation, dispensation and reversal of prescriptions by dispensers (contract §7). */
 export const dispensasSlice = defineSlice({
   name: 'dispensas',
-  module: DispensasModule,
+  module: () => import('./dispensas.module.js').then((m) => m.DispensasModule),
   scopes: DISPENSAS_SCOPES,
   errors: DISPENSAS_ERRORS,
   settings: [dispensasSettings],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditoriaService } from '../auditoria/auditoria.service.js';
 import { UUID } from '../common/validation/patterns.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { Transactions } from '../database/transactions.js';
 import { RecetasService } from '../recetas/recetas.service.js';
 import { EnumeracionLimiter } from '../verificacion/verificacion.public.js';

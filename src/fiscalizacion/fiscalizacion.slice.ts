@@ -1,6 +1,5 @@
-import { defineScopes } from '../common/http/access.js';
+import { defineScopes } from '../common/http/scopes.js';
 import { defineSlice } from '../common/module-slice.js';
-import { FiscalizacionModule } from './fiscalizacion.module.js';
 import { Fiscalizacion1795728500000 } from './migrations/1795728500000-Fiscalizacion.js';
 
 /**
@@ -13,14 +12,14 @@ export const FISCALIZACION_SCOPES = defineScopes({
     'health authorities: the restricted prescriptions (CUIR type 01, subtype 03 or 04) of their jurisdictions, with patient, diagnosis and dispensations; granted only by name, with --jurisdicciones',
 });
 
-declare module '../common/http/access.js' {
+declare module '../common/http/scopes.js' {
   interface Scopes extends Record<keyof typeof FISCALIZACION_SCOPES, true> {}
 }
 
 /** The health authority's copy of restricted prescriptions (SPEC 9.3). */
 export const fiscalizacionSlice = defineSlice({
   name: 'fiscalizacion',
-  module: FiscalizacionModule,
+  module: () => import('./fiscalizacion.module.js').then((m) => m.FiscalizacionModule),
   scopesByNameOnly: FISCALIZACION_SCOPES,
   migrations: [Fiscalizacion1795728500000],
   tags: {

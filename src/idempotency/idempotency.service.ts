@@ -9,7 +9,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { errorEnvelope } from '../common/errors/error-envelope.js';
 import type { ErrorCode, ErrorDetail } from '../common/errors/error-codes.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { LABEL_HUELLA, requestFingerprint, type RequestFingerprint } from './canonical-hash.js';
 import type { StoredOutcome } from './idempotency-claim.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';

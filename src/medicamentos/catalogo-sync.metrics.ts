@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../common/metrics/metrics.service.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { MirrorSyncRepository } from './mirror-sync.repository.js';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Logger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { CatalogoSyncService, MirrorLoadingElsewhere } from './catalogo-sync.service.js';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { CatalogoClient } from './catalogo.client.js';
 import { CatalogoSyncMetrics } from './catalogo-sync.metrics.js';

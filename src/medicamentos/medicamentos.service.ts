@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { validationFailed } from '../common/errors/domain-error.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { medicamentosSettings, type MedicamentosSettings } from './medicamentos.settings.js';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { CatalogoSyncService } from './catalogo-sync.service.js';

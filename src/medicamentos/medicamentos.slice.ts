@@ -1,7 +1,6 @@
 import { defineErrorCodes } from '../common/errors/error-codes.js';
-import { defineScopes } from '../common/http/access.js';
+import { defineScopes } from '../common/http/scopes.js';
 import { defineSlice } from '../common/module-slice.js';
-import { MedicamentosModule } from './medicamentos.module.js';
 import { medicamentosSettings } from './medicamentos.settings.js';
 import { MedicamentosMirror1763800004000 } from './migrations/1763800004000-MedicamentosMirror.js';
 
@@ -14,7 +13,7 @@ export const MEDICAMENTOS_ERRORS = defineErrorCodes({
   MEDICAMENTO_DESCONOCIDO: 422,
 });
 
-declare module '../common/http/access.js' {
+declare module '../common/http/scopes.js' {
   interface Scopes extends Record<keyof typeof MEDICAMENTOS_SCOPES, true> {}
 }
 declare module '../common/errors/error-codes.js' {
@@ -24,7 +23,7 @@ declare module '../common/errors/error-codes.js' {
 /** The medication catalogue's mirror, its sync and search. */
 export const medicamentosSlice = defineSlice({
   name: 'medicamentos',
-  module: MedicamentosModule,
+  module: () => import('./medicamentos.module.js').then((m) => m.MedicamentosModule),
   scopes: MEDICAMENTOS_SCOPES,
   errors: MEDICAMENTOS_ERRORS,
   settings: [medicamentosSettings],

@@ -7,7 +7,7 @@ import { ResilienceRegistry } from '../common/resilience/resilience.registry.js'
 import { UpstreamFailure } from '../common/resilience/upstream-failure.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { ministerioSettings } from './ministerio.settings.js';
 import type { MinisterioSettings } from './ministerio.settings.js';
 import {

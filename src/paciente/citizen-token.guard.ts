@@ -15,7 +15,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { clientAddressKey } from '../common/http/client-address.js';
 import type { RequestWithContext } from '../common/http/request-context.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import {
   bearerToken,
   CitizenTokenRejected,

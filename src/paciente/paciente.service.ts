@@ -8,7 +8,7 @@ import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { publicBaseUrl } from '../config/core-config.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { parseCuir } from '../cuir/cuir.public.js';
 import { ProfesionalService } from '../profesional/profesional.service.js';
 import { EnlacesPublicos } from '../publico/enlaces-publicos.service.js';

@@ -1,11 +1,10 @@
 import { defineSlice } from '../common/module-slice.js';
-import { PacienteModule } from './paciente.module.js';
 import { pacienteSettings } from './paciente.settings.js';
 
 /** The patient's access by citizen token and the printable prescription (contract §8). */
 export const pacienteSlice = defineSlice({
   name: 'paciente',
-  module: PacienteModule,
+  module: () => import('./paciente.module.js').then((m) => m.PacienteModule),
   settings: [pacienteSettings],
   tags: {
     paciente:

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { AuthenticatedClient } from '../common/http/request-context.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { personaSettings } from './persona.settings.js';
 import type { PersonaSettings } from './persona.settings.js';
 import { ageInYears, Persona, formatDomicilio } from './persona.js';

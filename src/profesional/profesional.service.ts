@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { LookupCache } from '../common/cache/lookup-cache.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import type {
   ProfesionalVerificationDto,
   VerifyProfesionalDto,

@@ -4,7 +4,7 @@ import { authSettings, type AuthSettings } from '../auth/auth.public.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { publicBaseUrl } from '../config/core-config.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { publicoSettings, type PublicoSettings } from './publico.settings.js';
 
 /**

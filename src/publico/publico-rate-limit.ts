@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { consumeOrRefuse, RateLimiters } from '../auth/auth.public.js';
 import { clientAddressKey } from '../common/http/client-address.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { publicoSettings, type PublicoSettings } from './publico.settings.js';
 
 /**

@@ -1,11 +1,10 @@
 import { defineSlice } from '../common/module-slice.js';
-import { PublicoModule } from './publico.module.js';
 import { publicoSettings } from './publico.settings.js';
 
 /** The public verification behind the printed QR (contract §9.4). */
 export const publicoSlice = defineSlice({
   name: 'publico',
-  module: PublicoModule,
+  module: () => import('./publico.module.js').then((m) => m.PublicoModule),
   settings: [publicoSettings],
   tags: {
     publico:

@@ -1,5 +1,5 @@
 import { defineErrorCodes } from '../common/errors/error-codes.js';
-import { defineScopes } from '../common/http/access.js';
+import { defineScopes } from '../common/http/scopes.js';
 import { defineSlice } from '../common/module-slice.js';
 import { Recetas1763800003000 } from './migrations/1763800003000-Recetas.js';
 import { RecetaVida1764000000000 } from './migrations/1764000000000-RecetaVida.js';
@@ -12,8 +12,7 @@ import { HistorialSinIndiceRepetido1795728800300 } from './migrations/1795728800
 import { RecetasCuirPorTrigger1795728800400 } from './migrations/1795728800400-RecetasCuirPorTrigger.js';
 import { RecetasReglasEnTrigger1795728800500 } from './migrations/1795728800500-RecetasReglasEnTrigger.js';
 import { MINISTERIO_QUEUE } from './notificacion/ministerio-delivery.sql.js';
-import { WEBHOOKS_QUEUE } from './notificacion/webhook-delivery.job.js';
-import { RecetasModule } from './recetas.module.js';
+import { WEBHOOKS_QUEUE } from './notificacion/webhook-delivery.queue.js';
 import { recetasSettings } from './recetas.settings.js';
 
 export const RECETAS_SCOPES = defineScopes({
@@ -29,7 +28,7 @@ export const RECETAS_ERRORS = defineErrorCodes({
   RECETA_RESERVADA: 409,
 });
 
-declare module '../common/http/access.js' {
+declare module '../common/http/scopes.js' {
   interface Scopes extends Record<keyof typeof RECETAS_SCOPES, true> {}
 }
 declare module '../common/errors/error-codes.js' {
@@ -39,7 +38,7 @@ declare module '../common/errors/error-codes.js' {
 /** Registration, consultation, cancellation and ministry notification of prescriptions (contract §3, §4, §7). */
 export const recetasSlice = defineSlice({
   name: 'recetas',
-  module: RecetasModule,
+  module: () => import('./recetas.module.js').then((m) => m.RecetasModule),
   scopes: RECETAS_SCOPES,
   errors: RECETAS_ERRORS,
   settings: [recetasSettings],

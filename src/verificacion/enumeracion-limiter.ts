@@ -7,7 +7,7 @@ import { DomainError, notFound } from '../common/errors/domain-error.js';
 import { currentRequestId } from '../common/http/request-scope.js';
 import { ROOT_LOGGER } from '../common/logging/logging.module.js';
 import { MetricsService } from '../common/metrics/metrics.service.js';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { verificacionSettings, type VerificacionSettings } from './verificacion.settings.js';
 
 /**

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AxiosError } from 'axios';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { firstValueFrom } from 'rxjs';
-import { InjectSettings } from '../config/settings.js';
+import { InjectSettings } from '../config/inject-settings.js';
 import { webhooksSettings } from './webhooks.settings.js';
 import type { WebhooksSettings } from './webhooks.settings.js';
 import { signatureHeader } from './webhook-signer.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiClientsService, ClientSettings } from '../../src/auth/api-clients.service.js';
-import { allScopes } from '../../src/common/http/access.js';
+import { allScopes } from '../../src/common/http/scopes.js';
 import type { TestApp } from './test-app.js';
 
 export interface TestClient {

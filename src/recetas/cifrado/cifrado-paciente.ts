@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { authSettings, type AuthSettings } from '../../auth/auth.public.js';
-import { InjectSettings } from '../../config/settings.js';
+import { InjectSettings } from '../../config/inject-settings.js';
 import { recetasSettings, type RecetasSettings } from '../recetas.settings.js';
 import {
   abrir,

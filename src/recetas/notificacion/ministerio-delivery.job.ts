@@ -7,7 +7,7 @@ import { MetricsService } from '../../common/metrics/metrics.service.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { EnlacesPublicos } from '../../publico/enlaces-publicos.service.js';
-import { InjectSettings } from '../../config/settings.js';
+import { InjectSettings } from '../../config/inject-settings.js';
 import { parseCuir } from '../../cuir/cuir.public.js';
 import { Transactions } from '../../database/transactions.js';
 import { MinisterioClient, type Puntero } from '../../ministerio/ministerio.public.js';

@@ -5,12 +5,13 @@ import { Counter } from 'prom-client';
 import { ApiClientsService } from '../../auth/api-clients.service.js';
 import { ROOT_LOGGER } from '../../common/logging/logging.module.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
-import { InjectSettings } from '../../config/settings.js';
+import { InjectSettings } from '../../config/inject-settings.js';
 import { JobPolicy, QueueJob, QueueJobHandler } from '../../queue/queue-job.js';
 import { WebhookEvent, WebhookSender } from '../../webhooks/webhooks.public.js';
 import { webhooksSettings, type WebhooksSettings } from '../../webhooks/webhooks.slice.js';
 import type { Estado } from '../receta-state.js';
 import { RecetasRepository } from '../recetas.repository.js';
+import { WEBHOOKS_QUEUE } from './webhook-delivery.queue.js';
 
 export interface WebhookJob {
   client_id: string;
@@ -19,9 +20,6 @@ export interface WebhookJob {
   estado: Estado;
   event: WebhookEvent;
 }
-
-/** The queue of webhook deliveries (created by the migrations: recetas.slice.ts). */
-export const WEBHOOKS_QUEUE = 'webhooks';
 
 /** Delivers one event to its owner's webhook: at least once, signed, retried; each attempt in the history. */
 @Injectable()

@@ -8,7 +8,7 @@ import {
   type IdempotencyClaim,
   IdempotencyKeyTaken,
 } from '../../idempotency/idempotency.public.js';
-import { InjectSettings } from '../../config/settings.js';
+import { InjectSettings } from '../../config/inject-settings.js';
 import { JobQueue } from '../../queue/job-queue.js';
 import { CifradoPaciente } from '../cifrado/cifrado-paciente.js';
 import { contenidoColumnas } from '../contenido/contenido.js';
