@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DataSource, EntitySchema } from 'typeorm';
-import { migrationUrl, withEmbeddedDatabase, type AppConfig } from '../config/app-config.js';
+import { migrationUrl, withDatabase, type AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import { embeddedRuntimeUrl, embeddedUrl } from '../database/embedded/cluster-server.js';
 import { passwordPath, startEmbeddedPostgres } from '../database/embedded/embedded-postgres.js';
@@ -33,13 +33,13 @@ export async function withCliDatabase<T>(
     const running = readRunningServer(dir);
     if (running) {
       const password = readFileSync(passwordPath(dir), 'utf8').trim();
-      resolved = withEmbeddedDatabase(config, {
+      resolved = withDatabase(config, {
         url: embeddedRuntimeUrl(running.port, password),
         migrationUrl: embeddedUrl(running.port, password),
       });
     } else {
       const db = await startEmbeddedPostgres({ dataDir: dir });
-      resolved = withEmbeddedDatabase(config, { url: db.runtimeUrl, migrationUrl: db.url });
+      resolved = withDatabase(config, { url: db.runtimeUrl, migrationUrl: db.url });
       stopEmbedded = () => db.stop();
     }
   }

@@ -113,8 +113,3 @@ export const withDatabase = (
   database: Partial<CoreConfig['database']>,
 ): AppConfig =>
   withCore(config, (core) => ({ ...core, database: { ...core.database, ...database } }));
-
-export const withEmbeddedDatabase = (
-  config: AppConfig,
-  urls: { url: string; migrationUrl: string },
-): AppConfig => withDatabase(config, urls);
