@@ -1,5 +1,4 @@
 import type {
-  ComponentsObject,
   HeaderObject,
   OpenAPIObject,
   OperationObject,
@@ -11,21 +10,11 @@ import type {
 } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { API_KEY_SCHEME, API_SECRET_SCHEME, CITIZEN_TOKEN_SCHEME } from '../common/http/access.js';
-import { statusOf } from '../common/errors/error-codes.js';
 import { registeredSlices } from '../common/module-slice.js';
 import { ID_TRANSACCION_PATTERN, UUID_PATTERN } from '../common/validation/patterns.js';
-import {
-  composeExample,
-  EXAMPLES_BY_PROPERTY,
-  REQUEST_EXAMPLES,
-  SUCCESS_EXAMPLES,
-} from './examples.js';
-import {
-  type ErrorExample,
-  exampleMedia,
-  examplesFor,
-  OPERATION_ERROR_EXAMPLES,
-} from './error-examples.js';
+import { EXAMPLES_BY_PROPERTY } from './examples.js';
+import { addErrorExamples, addExamples, scopeOf } from './operation-examples.js';
+import { addOperationsRoutes } from './operations-routes.js';
 import { closeRequestBodies, isRef, operations, restrictText } from './request-schemas.js';
 import {
   ANY_ROUTE_STATUSES,
@@ -94,8 +83,6 @@ const REPLAYABLE_ERRORS = [400, 404, 409, 422];
 const WITH_BODY = [413, 415];
 
 const toAscii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-const scopeOf = (op: OperationObject) =>
-  (op as { 'x-required-scope'?: string })['x-required-scope'];
 
 export function completeDocument(doc: OpenAPIObject, settings: DocumentSettings): OpenAPIObject {
   addOperationsRoutes(doc);
@@ -142,35 +129,6 @@ function derivedOperationId(method: string, path: string): string {
     .filter(Boolean)
     .map((w) => w[0].toUpperCase() + w.slice(1));
   return method.toLowerCase() + words.join('');
-}
-
-/** Routes served outside the controllers' documentation: the metrics scrape and this document. */
-function addOperationsRoutes(doc: OpenAPIObject): void {
-  const route = (description: string, type: string, schema: SchemaObject) => ({
-    get: {
-      tags: ['operations'],
-      summary: description,
-      description,
-      responses: { 200: { description, content: { [type]: { schema } } } },
-    },
-  });
-  const text = { type: 'string', maxLength: 10_000_000 } as const;
-  doc.paths['/metrics'] ??= route(
-    'Prometheus metrics (text exposition format 0.0.4): HTTP latency by route and status, queue depth, delivery outcomes, breaker states, catalogue sync.',
-    'text/plain',
-    text,
-  );
-  doc.paths['/openapi.json'] ??= route(
-    "This OpenAPI document, as this deployment serves it (the catalogue's insurer member is named after its INSURER_NAME).",
-    'application/json',
-    { type: 'object' },
-  );
-  doc.paths['/openapi.yaml'] ??= route('This OpenAPI document, in YAML.', 'text/yaml', text);
-  doc.paths['/docs'] ??= route(
-    'The interactive documentation of this document (Swagger UI).',
-    'text/html',
-    text,
-  );
 }
 
 function completeOperation(
@@ -283,59 +241,6 @@ function completeResponse(
     response.description = success
       ? `${reason}: the success envelope \`{"success": true, "data": …}\``
       : reason;
-  }
-}
-
-const isObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
-
-/** Request and success examples composed from the schemas (examples.ts). */
-function addExamples(op: OperationObject, lookup: (ref: string) => SchemaObject | undefined) {
-  const body = op.requestBody;
-  const media = body && !isRef(body) ? body.content['application/json'] : undefined;
-  if (media && media.example === undefined && media.examples === undefined) {
-    const example = composeExample(media.schema, lookup);
-    const story = REQUEST_EXAMPLES[op.operationId ?? ''];
-    media.example = story && isObject(example) ? story(example) : example;
-  }
-  for (const [status, response] of Object.entries(op.responses)) {
-    if (!response || isRef(response) || !status.startsWith('2')) continue;
-    const json = response.content?.['application/json'];
-    if (json?.schema && json.example === undefined && json.examples === undefined) {
-      const example = composeExample(json.schema, lookup);
-      const story = SUCCESS_EXAMPLES[op.operationId ?? ''];
-      if (story && isObject(example) && isObject(example.data)) example.data = story(example.data);
-      if (example !== undefined) json.example = example;
-    }
-  }
-}
-
-/**
- * Every error answer shows an example of each code it names (error-examples.ts). A standard
- * answer (a $ref, with its own examples) is copied in place only where the operation answers
- * one of its codes otherwise: its own message, or the scope it lacks (403).
- */
-function addErrorExamples(op: OperationObject, standard: ComponentsObject['responses']) {
-  const scope = scopeOf(op);
-  const own: ErrorExample[] = [
-    ...(OPERATION_ERROR_EXAMPLES[op.operationId ?? ''] ?? []),
-    ...(scope
-      ? [{ code: 'FORBIDDEN' as const, message: `This client lacks the scope ${scope}` }]
-      : []),
-  ];
-  for (const [key, response] of Object.entries(op.responses)) {
-    const status = Number(key);
-    if (!(status >= 400) || !response) continue;
-    const mine = own.filter((e) => statusOf(e.code) === status);
-    const component = isRef(response) ? standard?.[response.$ref.split('/').pop() ?? ''] : response;
-    if (!component || isRef(component) || (isRef(response) && mine.length === 0)) continue;
-    const target = isRef(response) ? (op.responses[key] = structuredClone(component)) : component;
-    const list = examplesFor(status, target.description, mine);
-    if (list.length === 0) continue;
-    target.content = {
-      ...target.content,
-      'application/json': { schema: { $ref: ERROR_ENVELOPE_REF }, ...exampleMedia(list) },
-    };
   }
 }
 
